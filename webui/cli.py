@@ -1,0 +1,38 @@
+"""The ``armadora`` command: one entry point whose subcommands come from each package."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import suppress
+from importlib.metadata import PackageNotFoundError, version
+
+import engine.commands
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="armadora",
+        description="Armadöra table companion: check, score and draw positions.",
+    )
+    with suppress(PackageNotFoundError):  # a source tree that was never installed has no version
+        parser.add_argument("--version", action="version", version=version("armadora"))
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    engine.commands.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``armadora score ... | head``): nothing left to say.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
