@@ -5,7 +5,7 @@
 >>> check(position).legal
 True
 >>> score(position).ranking
-(('blue',), ('orange',))
+(('orange',), ('blue',))
 
 Imports nothing from the rest of the project, nor OpenCV or Flask.
 """

@@ -29,9 +29,9 @@ FILES = "abcdefgh"
 class Cell(NamedTuple):
     """A square of the grid, ``[row, col]`` with row 0 at the top.
 
-    >>> Cell(4, 0).name, Cell(4, 0).index
+    >>> Cell(4, 0).name, Cell(4, 0).number
     ('a1', 32)
-    >>> Cell.from_index(39)
+    >>> Cell.from_number(39)
     Cell(row=4, col=7)
     """
 
@@ -39,7 +39,7 @@ class Cell(NamedTuple):
     col: int
 
     @property
-    def index(self) -> int:
+    def number(self) -> int:
         return self.row * COLS + self.col
 
     @property
@@ -55,7 +55,7 @@ class Cell(NamedTuple):
         return 0 <= self.row < ROWS and 0 <= self.col < COLS
 
     def neighbours(self) -> tuple[Cell, ...]:
-        """The orthogonal neighbours on the board, in index order.
+        """The orthogonal neighbours on the board, in number order.
 
         >>> Cell(0, 0).neighbours()
         (Cell(row=0, col=1), Cell(row=1, col=0))
@@ -65,8 +65,8 @@ class Cell(NamedTuple):
         return tuple(n for n in around if n.on_board())
 
     @classmethod
-    def from_index(cls, index: int) -> Cell:
-        return CELLS[index]
+    def from_number(cls, number: int) -> Cell:
+        return CELLS[number]
 
     @classmethod
     def parse(cls, name: str) -> Cell:
@@ -91,7 +91,7 @@ class Slot(NamedTuple):
     neighbours) come first in the numbering, row by row, then horizontal lines.
 
     >>> s = Slot.between(Cell(2, 4), Cell(1, 4))
-    >>> s, s.index, s.vertical
+    >>> s, s.number, s.vertical
     (Slot(a=Cell(row=1, col=4), b=Cell(row=2, col=4)), 47, False)
     """
 
@@ -112,12 +112,12 @@ class Slot(NamedTuple):
         return self.a.row == self.b.row
 
     @property
-    def index(self) -> int:
-        return SLOT_INDEX[self]
+    def number(self) -> int:
+        return SLOT_NUMBER[self]
 
     @property
     def bit(self) -> int:
-        return 1 << SLOT_INDEX[self]
+        return 1 << SLOT_NUMBER[self]
 
     @property
     def name(self) -> str:
@@ -133,8 +133,8 @@ class Slot(NamedTuple):
         return (r + 1) * (COLS + 1) + c, (r + 1) * (COLS + 1) + c + 1
 
     @classmethod
-    def from_index(cls, index: int) -> Slot:
-        return SLOTS[index]
+    def from_number(cls, number: int) -> Slot:
+        return SLOTS[number]
 
     def to_json(self) -> list[list[int]]:
         return [list(self.a), list(self.b)]
@@ -144,7 +144,7 @@ SLOTS: tuple[Slot, ...] = tuple(
     [Slot(Cell(r, c), Cell(r, c + 1)) for r in range(ROWS) for c in range(COLS - 1)]
     + [Slot(Cell(r, c), Cell(r + 1, c)) for r in range(ROWS - 1) for c in range(COLS)]
 )
-SLOT_INDEX: dict[Slot, int] = {slot: i for i, slot in enumerate(SLOTS)}
+SLOT_NUMBER: dict[Slot, int] = {slot: i for i, slot in enumerate(SLOTS)}
 NUM_SLOTS = len(SLOTS)
 
 LATTICE_POINTS = (ROWS + 1) * (COLS + 1)
@@ -163,7 +163,7 @@ MIN_TERRITORY = 4
 
 
 def cells_of(mask: int) -> tuple[Cell, ...]:
-    """The cells of a bit mask, in index order.
+    """The cells of a bit mask, in number order.
 
     >>> cells_of(0b101)
     (Cell(row=0, col=0), Cell(row=0, col=2))

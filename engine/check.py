@@ -77,6 +77,10 @@ def _names(cells: tuple[Cell, ...] | list[Cell]) -> str:
     return ", ".join(c.name for c in cells)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _unknown_colours(position: Position) -> list[Problem]:
     by_colour: dict[str, list[Cell]] = {}
     for w in position.warriors:
@@ -109,7 +113,7 @@ def _supply_problems(position: Position) -> list[Problem]:
             problems.append(
                 Problem(
                     "too_many_warriors",
-                    f"{len(mine)} {colour} warriors, but a player has {limit} in a "
+                    f"{colour} has {len(mine)} warriors on the board; a player has {limit} in a "
                     f"{len(position.players)}-player game",
                     tuple(w.cell for w in mine),
                 )
@@ -117,11 +121,11 @@ def _supply_problems(position: Position) -> list[Problem]:
         counts = Counter(w.value for w in mine if w.value is not None)
         for value, count in sorted(counts.items()):
             if count > supply[value - 1]:
-                have = supply[value - 1]
                 problems.append(
                     Problem(
                         "value_outside_supply",
-                        f"{count} {colour} warriors of value {value}, but the supply holds {have or 'none'}",
+                        f"{colour} has {_count(count, 'warrior')} of value {value}; a "
+                        f"{len(position.players)}-player supply has {supply[value - 1] or 'none'}",
                         tuple(w.cell for w in mine if w.value == value),
                     )
                 )
@@ -145,7 +149,7 @@ def _gold_problems(position: Position) -> list[Problem]:
             problems.append(
                 Problem(
                     "gold_values",
-                    f"{count} gold piles of value {value}, but the game has {allowed[value]}",
+                    f"{_count(count, 'gold pile')} of value {value}; the game has {allowed[value]}",
                     cells,
                 )
             )
@@ -159,8 +163,8 @@ def _palisade_problems(position: Position) -> list[Problem]:
         problems.append(
             Problem(
                 "too_many_palisades",
-                f"{count} palisades, but the game has {TOTAL_PALISADES}",
-                palisades=tuple(sorted(position.palisades, key=lambda s: s.index)),
+                f"{count} palisades on the board; the game has {TOTAL_PALISADES}",
+                palisades=tuple(sorted(position.palisades, key=lambda s: s.number)),
             )
         )
     for region in position.walls.territories:
@@ -170,8 +174,7 @@ def _palisade_problems(position: Position) -> list[Problem]:
             problems.append(
                 Problem(
                     "territory_too_small",
-                    f"territory of {size} cell{'s' if size > 1 else ''} ({_names(cells)}): "
-                    f"at least {MIN_TERRITORY} needed",
+                    f"territory of {_count(size, 'cell')} ({_names(cells)}): at least {MIN_TERRITORY} needed",
                     cells,
                 )
             )

@@ -1,8 +1,9 @@
 """The engine's subcommands of ``armadora``: check, score and show.
 
-Each reads position files (``-`` for standard input) or a bundled sample, and
-prints a text report, or with ``--json`` one JSON object per file and line.
-Exit codes: 0 fine, 1 an illegal position (check), 2 unreadable input.
+Each reads position files (``-`` for standard input) or bundled samples, and
+prints a text report, or with ``--json`` one JSON object per position and line.
+Exit codes: 0 fine, 1 an illegal position (check), 2 unreadable input or a
+position that cannot be scored, and a usage error.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from engine.check import check
@@ -21,6 +23,9 @@ from engine.samples import sample_names, sample_text
 from engine.scoring import ScoringError, score
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
+DEFAULT_SAMPLE = "endgame-2p"
+
+Outcome = tuple[int, str, dict[str, Any]]
 
 
 def register(subparsers: Any) -> None:
@@ -31,74 +36,90 @@ def register(subparsers: Any) -> None:
         ("show", _run_show, "draw the position as text"),
     ):
         parser = subparsers.add_parser(name, help=summary, description=summary)
-        parser.add_argument("files", nargs="*", metavar="POSITION.json", help="position files, - for stdin")
+        parser.add_argument(
+            "files", nargs="*", metavar="POSITION", help="position JSON files, - for standard input"
+        )
         parser.add_argument(
             "--sample",
-            nargs="?",
-            const="endgame-2p",
-            metavar="NAME",
-            help=f"use a bundled sample position (default endgame-2p; one of {', '.join(sample_names())})",
+            action="store_true",
+            help=f"read bundled samples named instead of files (default {DEFAULT_SAMPLE}; "
+            f"samples: {', '.join(sample_names())})",
         )
         if name != "show":
-            parser.add_argument("--json", action="store_true", help="one JSON object per file and line")
-        parser.set_defaults(run=run)
+            parser.add_argument("--json", action="store_true", help="one JSON object per position and line")
+        parser.set_defaults(run=partial(run, parser=parser))
 
 
-def _sources(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], str]]]:
+def _sources(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> list[tuple[str, Callable[[], str]]]:
+    """Each position to read: its name for messages and how to read its text."""
     if args.sample:
-        yield f"sample {args.sample}", lambda: sample_text(args.sample)
-    for path in args.files:
-        yield path, lambda path=path: _read(path)
-    if not args.sample and not args.files:
-        raise SystemExit("armadora: give position files (or - for stdin), or --sample")
+        return [(f"sample {name}", partial(sample_text, name)) for name in args.files or [DEFAULT_SAMPLE]]
+    if not args.files:
+        parser.error("give position files (- for standard input), or --sample")
+    if args.files.count("-") > 1:
+        parser.error("standard input (-) can be read only once")
+    return [("<stdin>" if path == "-" else path, partial(_read, path)) for path in args.files]
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """The text of a file or of standard input; PositionError saying why it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        if path == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
     except FileNotFoundError:
         raise PositionError("no such file") from None
     except IsADirectoryError:
         raise PositionError("a folder, not a position file") from None
-    except UnicodeDecodeError:
-        raise PositionError("not a text file (not UTF-8)") from None
     except OSError as err:
         raise PositionError(err.strerror or str(err)) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PositionError("not a text file (not UTF-8)") from None
 
 
-def _each(args: argparse.Namespace, handle: Callable[[Position], tuple[int, str, dict[str, Any]]]) -> int:
+def _each(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, handle: Callable[[Position], Outcome]
+) -> int:
     """Run ``handle`` on every source; print its text or JSON; the worst exit code."""
     worst = EXIT_OK
-    sources = list(_sources(args))
-    for name, read in sources:
+    sources = _sources(args, parser)
+    for n, (name, read) in enumerate(sources):
         try:
-            position = Position.loads(read())
-            code, text, doc = handle(position)
-        except (PositionError, ScoringError) as err:
-            code, text, doc = EXIT_UNREADABLE, f"error: {err}", {"error": str(err)}
-            print(f"{name}: {text}", file=sys.stderr)
-            text = ""
+            code, text, doc = handle(Position.loads(read()))
+        except PositionError as err:
+            code, text, doc = EXIT_UNREADABLE, "", {"error": str(err), "error_code": "unreadable"}
+        except ScoringError as err:
+            code, text, doc = EXIT_UNREADABLE, "", {"error": str(err), "error_code": "not_scorable"}
+        if "error" in doc:
+            print(f"{name}: error: {doc['error']}", file=sys.stderr)
         if getattr(args, "json", False):
             print(json.dumps({"file": name, **doc}))
+        elif text and len(sources) == 1:
+            print(text)
+        elif text and "\n" not in text:
+            print(f"{name}: {text}")
         elif text:
-            print(f"{name}: {text}" if len(sources) > 1 else text)
+            print(f"{'' if n == 0 else chr(10)}{name}:\n{text}")
         worst = max(worst, code)
     return worst
 
 
-def _run_check(args: argparse.Namespace) -> int:
-    def handle(position: Position) -> tuple[int, str, dict[str, Any]]:
+def _run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    def handle(position: Position) -> Outcome:
         report = check(position)
         return (EXIT_OK if report.legal else EXIT_ILLEGAL), check_text(report), report.to_json()
 
-    return _each(args, handle)
+    return _each(args, parser, handle)
 
 
-def _run_score(args: argparse.Namespace) -> int:
-    def handle(position: Position) -> tuple[int, str, dict[str, Any]]:
+def _run_score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    def handle(position: Position) -> Outcome:
         result = score(position)
         report = check(position)
         text = score_text(result)
@@ -106,8 +127,8 @@ def _run_score(args: argparse.Namespace) -> int:
             text = f"warning: this position cannot occur in a real game\n{check_text(report)}\n\n{text}"
         return EXIT_OK, text, {**result.to_json(), "check": report.to_json()}
 
-    return _each(args, handle)
+    return _each(args, parser, handle)
 
 
-def _run_show(args: argparse.Namespace) -> int:
-    return _each(args, lambda position: (EXIT_OK, draw(position), {}))
+def _run_show(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return _each(args, parser, lambda position: (EXIT_OK, draw(position), {}))

@@ -140,7 +140,7 @@ class GameState:
         occupied = 0
         for w in position.warriors:
             p = players.index(w.player)
-            warriors[w.cell.index] = (p, w.value)  # type: ignore[assignment]
+            warriors[w.cell.number] = (p, w.value)  # type: ignore[assignment]
             used[p].append(w.value)  # type: ignore[arg-type]
             occupied |= w.cell.bit
         supply = supply_for(len(players))
@@ -303,7 +303,7 @@ class GameState:
             self.warriors, self.occupied, self.walls, self.supplies, self.passed,
         )  # fmt: skip
         if isinstance(move, PlaceWarrior):
-            i = move.cell.index
+            i = move.cell.number
             warriors = (*warriors[:i], (p, move.value), *warriors[i + 1 :])
             occupied |= 1 << i
             supplies = (*supplies[:p], take(supplies[p], move.value), *supplies[p + 1 :])

@@ -104,7 +104,7 @@ class Position:
             players=list(self.players),
             gold=[{"cell": list(g.cell), "value": g.value} for g in self.gold],
             warriors=[{"cell": list(w.cell), "player": w.player, "value": w.value} for w in self.warriors],
-            palisades=[slot.to_json() for slot in sorted(self.palisades, key=lambda s: s.index)],
+            palisades=[slot.to_json() for slot in sorted(self.palisades, key=lambda s: s.number)],
         )
         return doc
 
@@ -116,10 +116,10 @@ class Position:
         """Read a JSON document; any fault is a :class:`PositionError`."""
         try:
             doc = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise PositionError(f"not valid JSON: {err}") from None
         except RecursionError:
             raise PositionError("not valid JSON: nested too deeply") from None
+        except ValueError as err:  # JSONDecodeError, bad bytes, an integer of thousands of digits
+            raise PositionError(f"not valid JSON: {err}") from None
         return cls.from_json(doc)
 
     @classmethod
@@ -135,7 +135,7 @@ class Position:
 
         def place(cell: Cell, where: str) -> None:
             if cell in occupied:
-                raise PositionError(f"{where}: cell {list(cell)} already holds {occupied[cell]}")
+                raise PositionError(f"{where}.cell: {list(cell)} already holds {occupied[cell]}")
             occupied[cell] = where
 
         gold = []

@@ -107,10 +107,11 @@ def score(position: Position) -> Score:
         raise ScoringError(f"warrior(s) of a colour not in the game: {names}")
 
     sides = position.sides
-    gold_by_cell = {g.cell.index: g.value for g in position.gold}
+    gold_by_cell = {g.cell.number: g.value for g in position.gold if g.value is not None}
     strength = [[0] * 40 for _ in sides]
     for w in position.warriors:
-        strength[sides.index(position.side_of(w.player))][w.cell.index] = w.value
+        if w.value is not None:
+            strength[sides.index(position.side_of(w.player))][w.cell.number] = w.value
     territories = position.walls.territories
     halves, results = score_masks(
         territories, gold_by_cell, strength, half_points=position.variant == "nuggets"
@@ -128,10 +129,10 @@ def score(position: Position) -> Score:
             )
         )
     winnings = {side: tuple(points(h) for h in halves[i]) for i, side in enumerate(sides)}
-    totals = {side: points(sum(halves[i])) for i, side in enumerate(sides)}
+    scores = {side: points(sum(halves[i])) for i, side in enumerate(sides)}
     ranking, tiebreaks = rank(sides, [sum(h) for h in halves], halves)
     unclaimed = sum(t.gold for t in out if not t.winners)
-    return Score(tuple(out), totals, winnings, ranking, tiebreaks, unclaimed)
+    return Score(tuple(out), scores, winnings, ranking, tiebreaks, unclaimed)
 
 
 def score_masks(
@@ -220,7 +221,8 @@ def _explain_tie(tied: list[str], keys: dict[str, tuple[int, tuple[int, ...]]]) 
         n = next(i for i in range(max(len(a), len(b))) if _at(a, i) != _at(b, i))
         parts.append(
             f"{better} ({_list(a)}) is ahead of {worse} ({_list(b)}) on the "
-            f"{_ordinal(n + 1)} best winnings, {points(_at(a, n))} against {points(_at(b, n))}"
+            f"{'best' if n == 0 else _ordinal(n + 1) + ' best'} single winnings, "
+            f"{points(_at(a, n))} against {points(_at(b, n))}"
         )
     return f"{head}: {'; '.join(parts)}"
 

@@ -33,6 +33,7 @@ from engine.board import (
     MIN_TERRITORY,
     NUM_SLOTS,
     ROWS,
+    SLOT_NUMBER,
     SLOTS,
     TOTAL_PALISADES,
     Cell,
@@ -77,6 +78,11 @@ def flood(seed: int, east: int, west: int, south: int, north: int) -> int:
         region = grown
 
 
+def slot_number(slot: Slot | int) -> int:
+    """Walls take a slot or its number; the number is what the masks use."""
+    return slot if isinstance(slot, int) else SLOT_NUMBER[slot]
+
+
 class Walls:
     """An immutable set of standing palisades.
 
@@ -109,7 +115,7 @@ class Walls:
 
     def add(self, slot: Slot | int) -> Walls:
         """These walls with one more palisade (no legality test: see :meth:`is_legal`)."""
-        i = slot if isinstance(slot, int) else slot.index
+        i = slot_number(slot)
         if self.mask >> i & 1:
             raise ValueError(f"a palisade already stands on {SLOTS[i].name}")
         new = Walls.__new__(Walls)
@@ -134,7 +140,7 @@ class Walls:
         return east, west, south & ~a, north & ~b
 
     def __contains__(self, slot: Slot | int) -> bool:
-        i = slot if isinstance(slot, int) else slot.index
+        i = slot_number(slot)
         return bool(self.mask >> i & 1)
 
     def __iter__(self) -> Iterator[Slot]:
@@ -185,7 +191,7 @@ class Walls:
 
     def splits(self, slot: Slot | int) -> bool:
         """Whether a palisade on this free line would cut its territory in two."""
-        u, v = _SLOT_CORNERS[slot if isinstance(slot, int) else slot.index]
+        u, v = _SLOT_CORNERS[slot_number(slot)]
         return self._labels[u] == self._labels[v]
 
     def split_sizes(self, slot: Slot | int) -> tuple[int, int]:
@@ -195,7 +201,7 @@ class Walls:
         answer is exact for a side below :data:`MIN_TERRITORY` and otherwise at
         least that, which is all legality needs and keeps the flood short.
         """
-        i = slot if isinstance(slot, int) else slot.index
+        i = slot_number(slot)
         east, west, south, north = self._open_without(i)
         a, b = _SLOT_A_BIT[i], _SLOT_B_BIT[i]
         total = self.territory_of[a.bit_length() - 1].bit_count()
@@ -222,7 +228,7 @@ class Walls:
         The line must be free, a palisade must be left in the box, and no
         territory of fewer than 4 cells may result.
         """
-        i = slot if isinstance(slot, int) else slot.index
+        i = slot_number(slot)
         if self.mask >> i & 1 or self.count >= TOTAL_PALISADES:
             return False
         if not self.splits(i):
@@ -247,7 +253,7 @@ class Walls:
         if self.count + 2 > TOTAL_PALISADES:
             return ()
         singles = self.legal_slot_indices
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for n, first in enumerate(singles):
             after = self.add(first)
             is_legal = after.is_legal
