@@ -84,6 +84,9 @@ class Cell(NamedTuple):
 CELLS: tuple[Cell, ...] = tuple(Cell(r, c) for r in range(ROWS) for c in range(COLS))
 
 
+VERTICAL_SLOTS = ROWS * (COLS - 1)
+
+
 class Slot(NamedTuple):
     """An interior grid line, where a palisade may stand, named by the two cells it separates.
 
@@ -113,11 +116,12 @@ class Slot(NamedTuple):
 
     @property
     def number(self) -> int:
-        return SLOT_NUMBER[self]
+        (r, c), (r2, _) = self
+        return r * (COLS - 1) + c if r == r2 else VERTICAL_SLOTS + r * COLS + c
 
     @property
     def bit(self) -> int:
-        return 1 << SLOT_NUMBER[self]
+        return 1 << self.number
 
     @property
     def name(self) -> str:
@@ -144,7 +148,6 @@ SLOTS: tuple[Slot, ...] = tuple(
     [Slot(Cell(r, c), Cell(r, c + 1)) for r in range(ROWS) for c in range(COLS - 1)]
     + [Slot(Cell(r, c), Cell(r + 1, c)) for r in range(ROWS - 1) for c in range(COLS)]
 )
-SLOT_NUMBER: dict[Slot, int] = {slot: i for i, slot in enumerate(SLOTS)}
 NUM_SLOTS = len(SLOTS)
 
 LATTICE_POINTS = (ROWS + 1) * (COLS + 1)

@@ -242,7 +242,7 @@ class GameState:
         pairs = [Build((SLOTS[a], SLOTS[b])) for a, b in walls.legal_pairs()]
         if self.variant == "nuggets" and pairs:
             return pairs
-        return [Build((SLOTS[i],)) for i in walls.legal_slot_indices] + pairs
+        return [Build((SLOTS[i],)) for i in walls.legal_slot_numbers] + pairs
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move; empty once the game is over."""
@@ -384,7 +384,7 @@ def _random_slots(walls: Walls, rng: random.Random, want: int, tries: int) -> tu
     for _ in range(min(want, TOTAL_PALISADES - walls.count)):
         slot = next((i for i in _random_indices(rng, tries) if walls.is_legal(i)), None)
         if slot is None:
-            legal = walls.legal_slot_indices
+            legal = walls.legal_slot_numbers
             if not legal:
                 break
             slot = legal[int(rng.random() * len(legal))]

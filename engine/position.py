@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from engine.board import COLS, ROWS, Cell, Slot
@@ -70,14 +69,13 @@ class Position:
     palisades: frozenset[Slot] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    walls: Walls = field(init=False, compare=False, repr=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "gold", tuple(sorted(self.gold)))
         object.__setattr__(self, "warriors", tuple(sorted(self.warriors)))
         object.__setattr__(self, "palisades", frozenset(self.palisades))
-
-    @cached_property
-    def walls(self) -> Walls:
-        return Walls.from_slots(self.palisades)
+        object.__setattr__(self, "walls", Walls.from_slots(self.palisades))
 
     @property
     def sides(self) -> tuple[str, ...]:

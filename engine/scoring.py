@@ -17,12 +17,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
-from engine.board import Cell, cells_of
+from engine.board import COLS, Cell, cells_of
 from engine.position import Position
 
 Points = int | float
@@ -41,16 +41,22 @@ def points(halves: int) -> Points:
     return halves // 2 if halves % 2 == 0 else halves / 2
 
 
-@dataclass(frozen=True)
-class TerritoryResult:
-    """One territory: its gold, each side's warrior total, who wins and what each winner gets."""
+class TerritoryResult(NamedTuple):
+    """One territory: its gold, each side's warrior total, who wins and what each winner gets.
 
-    cells: tuple[Cell, ...]
+    ``mask`` holds its cells as a bit mask; :attr:`cells` lists them.
+    """
+
+    mask: int
     gold: int
     totals: Mapping[str, int]
     winners: tuple[str, ...]
     share: Points
     lost: Points
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        return cells_of(self.mask)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,92 +98,93 @@ class Score:
 
 def score(position: Position) -> Score:
     """Score a finished position; every warrior value and gold value must be known."""
-    hidden = position.hidden_warriors()
-    if hidden:
-        names = ", ".join(f"{w.cell.name} ({w.player})" for w in hidden)
-        raise ScoringError(f"{len(hidden)} warrior value(s) still hidden: {names}")
-    unread = [g.cell.name for g in position.gold if g.value is None]
-    if unread:
-        raise ScoringError(f"gold value(s) not read: {', '.join(unread)}")
     if position.variant == "armadora-advanced":
         raise ScoringError("scoring the armadora-advanced variant is not supported yet")
-    strayed = [w for w in position.warriors if w.player not in position.players]
-    if strayed:
-        names = ", ".join(f"{w.cell.name} ({w.player})" for w in strayed)
-        raise ScoringError(f"warrior(s) of a colour not in the game: {names}")
-
     sides = position.sides
-    gold_by_cell = {g.cell.number: g.value for g in position.gold if g.value is not None}
-    strength = [[0] * 40 for _ in sides]
-    for w in position.warriors:
-        if w.value is not None:
-            strength[sides.index(position.side_of(w.player))][w.cell.number] = w.value
-    territories = position.walls.territories
-    halves, results = score_masks(
-        territories, gold_by_cell, strength, half_points=position.variant == "nuggets"
-    )
+    group = {player: n % len(sides) for n, player in enumerate(position.players)}
+    # For each side, then for the gold: the cells holding each value 0..7.
+    by_value = [[0] * 8 for _ in range(len(sides) + 1)]
+    hidden, strayed, unread = [], [], []
+    for cell, player, value in position.warriors:
+        n = group.get(player)
+        if n is None:
+            strayed.append(f"{cell.name} ({player})")
+        elif value is None:
+            hidden.append(f"{cell.name} ({player})")
+        else:
+            by_value[n][value] |= 1 << (cell[0] * COLS + cell[1])
+    for cell, value in position.gold:
+        if value is None:
+            unread.append(cell.name)
+        else:
+            by_value[-1][value] |= 1 << (cell[0] * COLS + cell[1])
+    if hidden:
+        raise ScoringError(f"{len(hidden)} warrior value(s) still hidden: {', '.join(hidden)}")
+    if strayed:
+        raise ScoringError(f"warrior(s) of a colour not in the game: {', '.join(strayed)}")
+    if unread:
+        raise ScoringError(f"gold value(s) not read: {', '.join(unread)}")
+    value_planes = [planes(masks) for masks in by_value]
+
+    half_points = position.variant == "nuggets"
+    halves: list[list[int]] = [[] for _ in sides]  # each side's winnings, in half points
     out = []
-    for region, (gold, totals, winners, share_h, lost_h) in zip(territories, results, strict=True):
+    for region in position.walls.territories:
+        *totals, gold_total = [
+            (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
+            for ones, twos, fours in value_planes
+        ]  # weigh(), inlined: this loop is the hot path
+        best = max(totals)
+        winners = [n for n, total in enumerate(totals) if total == best] if best and gold_total else []
+        share_h = lost_h = 0
+        if winners:
+            count = len(winners)
+            share_h = (2 * gold_total) // count if half_points else 2 * (gold_total // count)
+            lost_h = 2 * gold_total - share_h * count
+            for n in winners:
+                halves[n].append(share_h)
         out.append(
             TerritoryResult(
-                cells_of(region),
-                gold,
+                region,
+                gold_total,
                 dict(zip(sides, totals, strict=True)),
-                tuple(sides[i] for i in winners),
+                tuple([sides[n] for n in winners]),
                 points(share_h),
                 points(lost_h),
             )
         )
-    winnings = {side: tuple(points(h) for h in halves[i]) for i, side in enumerate(sides)}
-    scores = {side: points(sum(halves[i])) for i, side in enumerate(sides)}
+    for side_halves in halves:
+        side_halves.sort(reverse=True)
+    winnings = {side: tuple([points(h) for h in halves[n]]) for n, side in enumerate(sides)}
+    scores = {side: points(sum(halves[n])) for n, side in enumerate(sides)}
     ranking, tiebreaks = rank(sides, [sum(h) for h in halves], halves)
     unclaimed = sum(t.gold for t in out if not t.winners)
     return Score(tuple(out), scores, winnings, ranking, tiebreaks, unclaimed)
 
 
-def score_masks(
-    territories: tuple[int, ...],
-    gold_by_cell: Mapping[int, int],
-    strength: list[list[int]],
-    *,
-    half_points: bool = False,
-) -> tuple[list[list[int]], list[tuple[int, list[int], list[int], int, int]]]:
-    """Score territory masks; the fast core of :func:`score`.
+Planes = tuple[int, int, int]
 
-    ``strength[side][cell]`` is the warrior value a side has on a cell. Returns
-    each side's winnings in half points, best first, and per territory its
-    gold, the sides' totals, the winners' indices, the share and the lost
-    remainder (both in half points).
+
+def planes(by_value: Sequence[int]) -> Planes:
+    """Bit planes from the cells holding each value 0..7: the cells whose value has bit 0, 1 and 2 set.
+
+    The total value within a region is then three counts of bits (see :func:`weigh`).
+
+    >>> planes([0, 0, 0, 0b10, 0, 0b01, 0, 0])
+    (3, 2, 1)
     """
-    halves: list[list[int]] = [[] for _ in strength]
-    results = []
-    for region in territories:
-        gold = 0
-        for index, value in gold_by_cell.items():
-            if region >> index & 1:
-                gold += value
-        totals = []
-        for side_strength in strength:
-            total = 0
-            rest = region
-            while rest:
-                low = rest & -rest
-                total += side_strength[low.bit_length() - 1]
-                rest ^= low
-            totals.append(total)
-        best = max(totals)
-        winners = [i for i, t in enumerate(totals) if t == best] if best and gold else []
-        share_h = lost_h = 0
-        if winners:
-            n = len(winners)
-            share_h = (2 * gold) // n if half_points else 2 * (gold // n)
-            lost_h = 2 * gold - share_h * n
-            for i in winners:
-                halves[i].append(share_h)
-        results.append((gold, totals, winners, share_h, lost_h))
-    for h in halves:
-        h.sort(reverse=True)
-    return halves, results
+    m = by_value
+    return m[1] | m[3] | m[5] | m[7], m[2] | m[3] | m[6] | m[7], m[4] | m[5] | m[6] | m[7]
+
+
+def weigh(region: int, value_planes: Planes) -> int:
+    """The total value of the pieces within a cell mask.
+
+    >>> weigh(0b011, planes([0, 0, 0, 0b010, 0, 0b001, 0, 0b100]))
+    8
+    """
+    ones, twos, fours = value_planes
+    return (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
 
 
 def rank(

@@ -33,9 +33,9 @@ from engine.board import (
     MIN_TERRITORY,
     NUM_SLOTS,
     ROWS,
-    SLOT_NUMBER,
     SLOTS,
     TOTAL_PALISADES,
+    VERTICAL_SLOTS,
     Cell,
     Slot,
     cells_of,
@@ -51,6 +51,8 @@ _OPEN_WEST = ALL_CELLS_MASK & ~_COL0
 _OPEN_SOUTH = ALL_CELLS_MASK & ~_ROW4
 _OPEN_NORTH = ALL_CELLS_MASK & ~_ROW0
 
+_VERTICAL_SLOTS = (1 << VERTICAL_SLOTS) - 1
+_ROW_OF_LINES = (1 << (COLS - 1)) - 1
 _SLOT_A_BIT = tuple(slot.a.bit for slot in SLOTS)
 _SLOT_B_BIT = tuple(slot.b.bit for slot in SLOTS)
 _SLOT_VERTICAL = tuple(slot.vertical for slot in SLOTS)
@@ -78,9 +80,18 @@ def flood(seed: int, east: int, west: int, south: int, north: int) -> int:
         region = grown
 
 
+_NUMBER: dict[Slot | int, int] = {
+    **{slot: n for n, slot in enumerate(SLOTS)},
+    **{n: n for n in range(NUM_SLOTS)},
+}
+
+
 def slot_number(slot: Slot | int) -> int:
     """Walls take a slot or its number; the number is what the masks use."""
-    return slot if isinstance(slot, int) else SLOT_NUMBER[slot]
+    try:
+        return _NUMBER[slot]
+    except (KeyError, TypeError):
+        raise ValueError(f"not an interior line of the board: {slot!r}") from None
 
 
 class Walls:
@@ -89,29 +100,39 @@ class Walls:
     Build one with :meth:`from_slots` or :meth:`add`; compare with ``==``.
     """
 
-    __slots__ = ("__dict__", "_labels", "_open", "count", "mask")
+    __slots__ = ("__dict__", "_open", "count", "mask")
 
     mask: int
     count: int
     _open: tuple[int, int, int, int]
-    _labels: tuple[int, ...]
 
-    def __init__(self) -> None:
-        self.mask = 0
-        self.count = 0
-        self._open = (_OPEN_EAST, _OPEN_WEST, _OPEN_SOUTH, _OPEN_NORTH)
-        self._labels = _FRESH_LABELS
+    def __init__(self, mask: int = 0) -> None:
+        """The walls of a slot mask: bit ``n`` set for a palisade on slot number ``n``."""
+        if not 0 <= mask < 1 << NUM_SLOTS:
+            raise ValueError(f"not a mask of the {NUM_SLOTS} slots: {mask:#x}")
+        # Vertical slot r*7+c closes the east side of cell r*8+c; horizontal slot 35+n the south of cell n.
+        vertical = mask & _VERTICAL_SLOTS
+        east_closed = 0
+        for r in range(ROWS):
+            east_closed |= ((vertical >> ((COLS - 1) * r)) & _ROW_OF_LINES) << (COLS * r)
+        south_closed = mask >> VERTICAL_SLOTS
+        east = _OPEN_EAST & ~east_closed
+        west = _OPEN_WEST & ~(east_closed << 1)
+        south = _OPEN_SOUTH & ~south_closed
+        north = _OPEN_NORTH & ~(south_closed << COLS)
+        self.mask = mask
+        self.count = mask.bit_count()
+        self._open = (east, west, south, north)
 
     @classmethod
     def from_slots(cls, slots: Iterable[Slot | int]) -> Walls:
-        walls = EMPTY_WALLS
+        mask = 0
         for slot in slots:
-            walls = walls.add(slot)
-        return walls
-
-    @classmethod
-    def from_mask(cls, mask: int) -> Walls:
-        return cls.from_slots(i for i in range(NUM_SLOTS) if mask >> i & 1)
+            bit = 1 << slot_number(slot)
+            if mask & bit:
+                raise ValueError(f"{SLOTS[bit.bit_length() - 1].name} is listed twice")
+            mask |= bit
+        return cls(mask)
 
     def add(self, slot: Slot | int) -> Walls:
         """These walls with one more palisade (no legality test: see :meth:`is_legal`)."""
@@ -122,15 +143,34 @@ class Walls:
         new.mask = self.mask | (1 << i)
         new.count = self.count + 1
         new._open = self._open_without(i)
-        u, v = _SLOT_CORNERS[i]
-        labels = self._labels
-        lu, lv = labels[u], labels[v]
-        if lu == lv:
-            new._labels = labels
-        else:
-            keep, drop = min(lu, lv), max(lu, lv)
-            new._labels = tuple(keep if x == drop else x for x in labels)
+        labels = self.__dict__.get("_labels")
+        if labels is not None:  # keep the lattice labels up to date rather than rebuild them
+            u, v = _SLOT_CORNERS[i]
+            lu, lv = labels[u], labels[v]
+            if lu != lv:
+                keep, drop = min(lu, lv), max(lu, lv)
+                labels = tuple(keep if x == drop else x for x in labels)
+            new.__dict__["_labels"] = labels
         return new
+
+    @cached_property
+    def _labels(self) -> tuple[int, ...]:
+        """A label per lattice point, equal for points joined by palisades or the border."""
+        parent = list(_FRESH_LABELS)
+
+        def root(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for i in range(NUM_SLOTS):
+            if self.mask >> i & 1:
+                u, v = _SLOT_CORNERS[i]
+                ru, rv = root(u), root(v)
+                if ru != rv:
+                    parent[max(ru, rv)] = min(ru, rv)
+        return tuple(root(p) for p in range(LATTICE_POINTS))
 
     def _open_without(self, i: int) -> tuple[int, int, int, int]:
         east, west, south, north = self._open
@@ -171,7 +211,7 @@ class Walls:
         while rest:
             region = flood(rest & -rest, east, west, south, north)
             out.append(region)
-            rest &= ~region
+            rest ^= region
         return tuple(out)
 
     @cached_property
@@ -194,33 +234,28 @@ class Walls:
         u, v = _SLOT_CORNERS[slot_number(slot)]
         return self._labels[u] == self._labels[v]
 
-    def split_sizes(self, slot: Slot | int) -> tuple[int, int]:
-        """The sizes of the two sides a splitting palisade would leave, as far as they matter.
+    def leaves_small(self, slot: Slot | int) -> bool:
+        """Whether a palisade on this free line would leave a territory of fewer than 4 cells.
 
-        Both sides grow in step from the two cells the line separates; the
-        answer is exact for a side below :data:`MIN_TERRITORY` and otherwise at
-        least that, which is all legality needs and keeps the flood short.
+        The two sides grow in step from the cells the line separates, each
+        until it reaches 4 cells or stops growing, so a legal line costs a
+        few steps of flood, not two whole territories.
         """
         i = slot_number(slot)
         east, west, south, north = self._open_without(i)
-        a, b = _SLOT_A_BIT[i], _SLOT_B_BIT[i]
-        total = self.territory_of[a.bit_length() - 1].bit_count()
-        while True:
-            grown_a = (
-                a | ((a & east) << 1) | ((a & west) >> 1) | ((a & south) << COLS) | ((a & north) >> COLS)
-            )
-            grown_b = (
-                b | ((b & east) << 1) | ((b & west) >> 1) | ((b & south) << COLS) | ((b & north) >> COLS)
-            )
-            if grown_a == a:
-                size = a.bit_count()
-                return size, total - size
-            if grown_b == b:
-                size = b.bit_count()
-                return total - size, size
-            a, b = grown_a, grown_b
-            if a.bit_count() >= MIN_TERRITORY and b.bit_count() >= MIN_TERRITORY:
-                return a.bit_count(), b.bit_count()
+        for side in (_SLOT_A_BIT[i], _SLOT_B_BIT[i]):
+            while side.bit_count() < MIN_TERRITORY:
+                grown = (
+                    side
+                    | ((side & east) << 1)
+                    | ((side & west) >> 1)
+                    | ((side & south) << COLS)
+                    | ((side & north) >> COLS)
+                )
+                if grown == side:
+                    return True
+                side = grown
+        return False
 
     def is_legal(self, slot: Slot | int) -> bool:
         """Whether one more palisade may stand on this line now.
@@ -231,18 +266,15 @@ class Walls:
         i = slot_number(slot)
         if self.mask >> i & 1 or self.count >= TOTAL_PALISADES:
             return False
-        if not self.splits(i):
-            return True
-        first, second = self.split_sizes(i)
-        return first >= MIN_TERRITORY and second >= MIN_TERRITORY
+        return not (self.splits(i) and self.leaves_small(i))
 
     @cached_property
-    def legal_slot_indices(self) -> tuple[int, ...]:
+    def legal_slot_numbers(self) -> tuple[int, ...]:
         return tuple(i for i in range(NUM_SLOTS) if self.is_legal(i))
 
     def legal_slots(self) -> tuple[Slot, ...]:
         """Every line where one more palisade may stand, in slot order."""
-        return tuple(SLOTS[i] for i in self.legal_slot_indices)
+        return tuple(SLOTS[i] for i in self.legal_slot_numbers)
 
     def legal_pairs(self) -> tuple[tuple[int, int], ...]:
         """Every unordered pair of slot indices, lower first, that may be built in one turn.
@@ -252,7 +284,7 @@ class Walls:
         """
         if self.count + 2 > TOTAL_PALISADES:
             return ()
-        singles = self.legal_slot_indices
+        singles = self.legal_slot_numbers
         pairs: list[tuple[int, int]] = []
         for n, first in enumerate(singles):
             after = self.add(first)

@@ -427,3 +427,20 @@ def test_drawing_shows_walls_gold_and_warriors() -> None:
     assert lines[3].startswith("  +---+")
     assert "B?" in lines[6]
     assert lines[-1] == "O orange, B blue; 2/35 palisades"
+
+
+def test_with_no_palisade_left_warriors_may_still_be_placed() -> None:
+    state = new_game()
+    while state.palisades_left:
+        build = next(m for m in state.build_moves() if len(m.slots) == min(2, state.palisades_left))
+        state = state.play(build)
+    assert state.build_moves() == []
+    assert len(state.warrior_moves()) == 32 * 5
+    assert state.legal_moves()[-1] == Pass()
+
+
+def test_from_position_skips_passed_players_for_the_turn() -> None:
+    pos = new_game(("orange", "blue", "green")).to_position()
+    state = GameState.from_position(pos, to_move="orange", passed=["orange"])
+    assert state.player == "blue"
+    assert state.passed == 0b001
