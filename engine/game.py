@@ -27,9 +27,10 @@ from engine.board import (
     Cell,
     Slot,
 )
+from engine.check import check
 from engine.position import Gold, Position, Warrior
 from engine.scoring import Score, score
-from engine.supply import Supply, remaining, supply_for, take
+from engine.supply import Supply, supply_for, take
 from engine.walls import EMPTY_WALLS, Walls
 
 
@@ -124,34 +125,31 @@ class GameState:
         cls, position: Position, to_move: str | None = None, passed: Sequence[str] = ()
     ) -> GameState:
         """The game a fully known position is in; ValueError where it cannot be one."""
-        from engine.check import check
-
         report = check(position)
         if not report.legal:
             raise ValueError("; ".join(p.message for p in report.problems))
         if position.variant not in ("armadora", "nuggets"):
             raise ValueError(f"variant {position.variant!r} cannot be played yet")
-        hidden = position.hidden_warriors()
-        if hidden or any(g.value is None for g in position.gold):
-            raise ValueError("every warrior and gold value must be known to play on")
         players = position.players
         warriors: list[tuple[int, int] | None] = [None] * len(CELLS)
-        used: list[list[int]] = [[] for _ in players]
+        supplies = [supply_for(len(players))] * len(players)
         occupied = 0
-        for w in position.warriors:
-            p = players.index(w.player)
-            warriors[w.cell.number] = (p, w.value)  # type: ignore[assignment]
-            used[p].append(w.value)  # type: ignore[arg-type]
-            occupied |= w.cell.bit
-        supply = supply_for(len(players))
-        supplies = tuple(remaining(supply, u) for u in used)
-        gold_at = {g.cell: g.value for g in position.gold}
+        for cell, player, value in position.warriors:
+            if value is None:
+                raise ValueError(f"the value of the warrior on {cell.name} must be known to play on")
+            p = players.index(player)
+            warriors[cell.number] = (p, value)
+            supplies[p] = take(supplies[p], value)
+            occupied |= cell.bit
+        gold = {cell: value for cell, value in position.gold if value is not None}
+        if len(gold) != len(GOLD_CELLS):
+            raise ValueError("every gold value must be known to play on")
         passed_mask = 0
         for colour in passed:
             passed_mask |= 1 << players.index(colour)
         state = cls._make(
-            players, position.variant, tuple(gold_at[c] for c in GOLD_CELLS),  # type: ignore[misc]
-            tuple(warriors), occupied, position.walls, supplies, 0, passed_mask,
+            players, position.variant, tuple(gold[c] for c in GOLD_CELLS), tuple(warriors), occupied,
+            position.walls, tuple(supplies), 0, passed_mask,
         )  # fmt: skip
         start = players.index(to_move) if to_move is not None else 0
         state.to_move = state._next_active(start - 1)

@@ -133,7 +133,7 @@ def score(position: Position) -> Score:
         *totals, gold_total = [
             (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
             for ones, twos, fours in value_planes
-        ]  # weigh(), inlined: this loop is the hot path
+        ]
         best = max(totals)
         winners = [n for n, total in enumerate(totals) if total == best] if best and gold_total else []
         share_h = lost_h = 0
@@ -168,23 +168,17 @@ Planes = tuple[int, int, int]
 def planes(by_value: Sequence[int]) -> Planes:
     """Bit planes from the cells holding each value 0..7: the cells whose value has bit 0, 1 and 2 set.
 
-    The total value within a region is then three counts of bits (see :func:`weigh`).
+    The total value within a region is then three counts of bits.
 
-    >>> planes([0, 0, 0, 0b10, 0, 0b01, 0, 0])
+    >>> ones, twos, fours = planes([0, 0, 0, 0b10, 0, 0b01, 0, 0])  # a 5 on cell 0, a 3 on cell 1
+    >>> (ones, twos, fours)
     (3, 2, 1)
+    >>> region = 0b11
+    >>> (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
+    8
     """
     m = by_value
     return m[1] | m[3] | m[5] | m[7], m[2] | m[3] | m[6] | m[7], m[4] | m[5] | m[6] | m[7]
-
-
-def weigh(region: int, value_planes: Planes) -> int:
-    """The total value of the pieces within a cell mask.
-
-    >>> weigh(0b011, planes([0, 0, 0, 0b010, 0, 0b001, 0, 0b100]))
-    8
-    """
-    ones, twos, fours = value_planes
-    return (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
 
 
 def rank(

@@ -10,8 +10,6 @@ A supply is a tuple of five counts, for the values 1 to 5.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 Supply = tuple[int, int, int, int, int]
 
 SUPPLIES: dict[int, Supply] = {
@@ -41,10 +39,3 @@ def take(supply: Supply, value: int) -> Supply:
     counts = list(supply)
     counts[value - 1] -= 1
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
-
-
-def remaining(supply: Supply, used: Iterable[int]) -> Supply:
-    """The supply less the values already used; ValueError if one was not there."""
-    for value in used:
-        supply = take(supply, value)
-    return supply

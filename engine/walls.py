@@ -61,11 +61,12 @@ _BORDER = 0  # the label every border point carries
 _FRESH_LABELS = tuple(_BORDER if p in BORDER_POINTS else p for p in range(LATTICE_POINTS))
 
 
-def flood(seed: int, east: int, west: int, south: int, north: int) -> int:
-    """Grow a cell mask across open lines until it stops growing.
+def flood(seed: int, sides: tuple[int, int, int, int], limit: int = ALL_CELLS_MASK.bit_length()) -> int:
+    """Grow a cell mask across open lines until it stops growing or holds ``limit`` cells.
 
-    ``east`` holds the cells whose east side is open, and so on.
+    ``sides`` holds the cells whose east, west, south and north side is open.
     """
+    east, west, south, north = sides
     region = seed
     while True:
         grown = (
@@ -75,8 +76,8 @@ def flood(seed: int, east: int, west: int, south: int, north: int) -> int:
             | ((region & south) << COLS)
             | ((region & north) >> COLS)
         )
-        if grown == region:
-            return region
+        if grown == region or grown.bit_count() >= limit:
+            return grown
         region = grown
 
 
@@ -205,11 +206,10 @@ class Walls:
     @cached_property
     def territories(self) -> tuple[int, ...]:
         """The territories as cell masks, ordered by their lowest cell."""
-        east, west, south, north = self._open
         out = []
         rest = ALL_CELLS_MASK
         while rest:
-            region = flood(rest & -rest, east, west, south, north)
+            region = flood(rest & -rest, self._open)
             out.append(region)
             rest ^= region
         return tuple(out)
@@ -237,25 +237,15 @@ class Walls:
     def leaves_small(self, slot: Slot | int) -> bool:
         """Whether a palisade on this free line would leave a territory of fewer than 4 cells.
 
-        The two sides grow in step from the cells the line separates, each
-        until it reaches 4 cells or stops growing, so a legal line costs a
-        few steps of flood, not two whole territories.
+        Each side grows from its cell only until it holds 4 cells or stops
+        growing, so a legal line costs a few steps of flood, not two whole territories.
         """
         i = slot_number(slot)
-        east, west, south, north = self._open_without(i)
-        for side in (_SLOT_A_BIT[i], _SLOT_B_BIT[i]):
-            while side.bit_count() < MIN_TERRITORY:
-                grown = (
-                    side
-                    | ((side & east) << 1)
-                    | ((side & west) >> 1)
-                    | ((side & south) << COLS)
-                    | ((side & north) >> COLS)
-                )
-                if grown == side:
-                    return True
-                side = grown
-        return False
+        sides = self._open_without(i)
+        return any(
+            flood(seed, sides, MIN_TERRITORY).bit_count() < MIN_TERRITORY
+            for seed in (_SLOT_A_BIT[i], _SLOT_B_BIT[i])
+        )
 
     def is_legal(self, slot: Slot | int) -> bool:
         """Whether one more palisade may stand on this line now.
