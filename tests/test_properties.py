@@ -33,6 +33,7 @@ from engine.board import (
     Slot,
 )
 from engine.check import check
+from engine.drawing import draw as draw_position
 from engine.game import Build, GameState, Move, Pass, PlaceWarrior, playout, random_move, shuffled_gold
 from engine.position import VARIANTS, Gold, Position, Warrior
 from engine.scoring import Score, rank, score
@@ -534,8 +535,9 @@ def max_moves(players: int) -> int:
 
 def assert_state_consistent(state: GameState) -> None:
     """The state matches a real board: check() passes and every warrior came from its owner's supply."""
-    report = check(state.to_position())
-    assert report.legal, report.to_json()
+    position = state.to_position()
+    report = check(position)
+    assert report.legal, f"{report.to_json()}\n{draw_position(position)}"
     full = supply_for(len(state.players))
     occupied = 0
     for p in range(len(state.players)):

@@ -51,7 +51,7 @@ def test_closing_three_cells_in_a_corner_is_illegal() -> None:
 
 def test_three_cell_pocket_at_the_bottom_is_illegal() -> None:
     pos = position(palisades=[((4, 4), (4, 5)), ((3, 5), (4, 5)), ((3, 6), (4, 6)), ((3, 7), (4, 7))])
-    assert codes(pos) == ["territory_too_small"]
+    assert codes(pos) == ["territory_too_small"], draw(pos)
     problem = check(pos).problems[0]
     assert sorted(problem.cells) == [Cell(4, 5), Cell(4, 6), Cell(4, 7)]
     # Built one by one, the last palisade is the one refused.
@@ -65,9 +65,9 @@ def test_a_four_cell_territory_is_legal() -> None:
             ((2, 3), (3, 3)), ((2, 4), (3, 4)), ((1, 4), (1, 5)), ((2, 4), (2, 5)),
         ]
     )  # fmt: skip
-    assert check(pos).legal
+    assert check(pos).legal, draw(pos)
     sizes = sorted(len(t) for t in pos.walls.territory_cells())
-    assert sizes == [4, 36]
+    assert sizes == [4, 36], draw(pos)
     small = min(pos.walls.territory_cells(), key=len)
     assert sorted(small) == [Cell(1, 3), Cell(1, 4), Cell(2, 3), Cell(2, 4)]
 
@@ -83,7 +83,7 @@ def test_three_player_scoring_with_unclaimed_gold() -> None:
         ],
     )  # fmt: skip
     result = score(pos)
-    assert result.scores == {"orange": 6, "blue": 3, "green": 12}
+    assert result.scores == {"orange": 6, "blue": 3, "green": 12}, draw(pos)
     assert result.unclaimed == 19
     assert result.ranking == (("green",), ("orange",), ("blue",))
     # A 3-player supply has no 5: the check says so, and scoring still counts what stands.
