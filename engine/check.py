@@ -1,10 +1,13 @@
 """Whether a position could occur in a real game, and what is wrong where it could not.
 
 Meant for scanned positions: every problem names the cells involved, so a
-page can mark them and a person can fix the reading.
+page can mark them and a person can fix the reading. A position that lists no
+gold at all leaves gold out (a sketch of palisades, say); one that lists some
+must list all eight piles, on their cells.
 
 >>> from engine.position import Position
->>> report = check(Position.from_json({"players": ["orange", "blue"], "gold": [],
+>>> report = check(Position.from_json({"players": ["orange", "blue"],
+...     "gold": [{"cell": [1, 1], "value": 6}],
 ...     "warriors": [{"cell": [0, 3], "player": "red", "value": None}]}))
 >>> [p.code for p in report.problems]
 ['unknown_colour', 'warrior_on_gold', 'missing_gold']
@@ -133,6 +136,8 @@ def _supply_problems(position: Position) -> list[Problem]:
 
 
 def _gold_problems(position: Position) -> list[Problem]:
+    if not position.gold:
+        return []
     problems = []
     stray = tuple(g.cell for g in position.gold if not g.cell.bit & GOLD_MASK)
     if stray:

@@ -100,6 +100,8 @@ def score(position: Position) -> Score:
     """Score a finished position; every warrior value and gold value must be known."""
     if position.variant == "armadora-advanced":
         raise ScoringError("scoring the armadora-advanced variant is not supported yet")
+    if not position.gold:
+        raise ScoringError("no gold recorded: list the 8 gold piles with their values")
     sides = position.sides
     group = {player: n % len(sides) for n, player in enumerate(position.players)}
     # For each side, then for the gold: the cells holding each value 0..7.

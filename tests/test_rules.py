@@ -444,3 +444,13 @@ def test_from_position_skips_passed_players_for_the_turn() -> None:
     state = GameState.from_position(pos, to_move="orange", passed=["orange"])
     assert state.player == "blue"
     assert state.passed == 0b001
+
+
+def test_a_position_without_gold_leaves_gold_out_of_the_check_but_cannot_be_scored() -> None:
+    sketch = Position.from_json({"players": ["orange", "blue"], "palisades": [[[0, 0], [0, 1]]]})
+    assert check(sketch).legal
+    with pytest.raises(ScoringError, match="no gold recorded"):
+        score(sketch)
+    partial = document()
+    partial["gold"] = partial["gold"][:1]
+    assert codes(Position.from_json(partial)) == ["missing_gold"]
