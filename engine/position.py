@@ -59,7 +59,8 @@ class Position:
 
     Gold and warriors are kept sorted by cell, so equal boards compare equal.
     Keys of the document that this version does not know are kept in
-    ``extra`` and written back by :meth:`to_json`.
+    ``extra`` and written back by :meth:`to_json`. :meth:`from_json` and
+    :meth:`loads` validate a document; the constructor trusts its arguments.
     """
 
     players: tuple[str, ...]
@@ -72,6 +73,7 @@ class Position:
     walls: Walls = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "gold", tuple(sorted(self.gold)))
         object.__setattr__(self, "warriors", tuple(sorted(self.warriors)))
         object.__setattr__(self, "palisades", frozenset(self.palisades))
