@@ -380,7 +380,8 @@ def _random_slots(walls: Walls, rng: random.Random, want: int, tries: int) -> tu
     start = walls
     chosen: list[int] = []
     for _ in range(min(want, TOTAL_PALISADES - walls.count)):
-        slot = next((i for i in _random_indices(rng, tries) if walls.is_legal(i)), None)
+        guesses = (int(rng.random() * NUM_SLOTS) for _ in range(tries))
+        slot = next((i for i in guesses if walls.is_legal(i)), None)
         if slot is None:
             legal = walls.legal_slot_numbers
             if not legal:
@@ -394,7 +395,3 @@ def _random_slots(walls: Walls, rng: random.Random, want: int, tries: int) -> tu
         if pairs:
             chosen = list(pairs[int(rng.random() * len(pairs))])
     return tuple(SLOTS[i] for i in sorted(chosen))
-
-
-def _random_indices(rng: random.Random, count: int) -> list[int]:
-    return [int(rng.random() * NUM_SLOTS) for _ in range(count)]
