@@ -131,11 +131,13 @@ def score(position: Position) -> Score:
     half_points = position.variant == "nuggets"
     halves: list[list[int]] = [[] for _ in sides]  # each side's winnings, in half points
     out = []
+    unclaimed = 0
     for region in position.walls.territories:
-        *totals, gold_total = [
+        totals = [
             (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
             for ones, twos, fours in value_planes
         ]
+        gold_total = totals.pop()
         best = max(totals)
         winners = [n for n, total in enumerate(totals) if total == best] if best and gold_total else []
         share_h = lost_h = 0
@@ -145,6 +147,8 @@ def score(position: Position) -> Score:
             lost_h = 2 * gold_total - share_h * count
             for n in winners:
                 halves[n].append(share_h)
+        else:
+            unclaimed += gold_total
         out.append(
             TerritoryResult(
                 region,
@@ -160,7 +164,6 @@ def score(position: Position) -> Score:
     winnings = {side: tuple([points(h) for h in halves[n]]) for n, side in enumerate(sides)}
     scores = {side: points(sum(halves[n])) for n, side in enumerate(sides)}
     ranking, tiebreaks = rank(sides, [sum(h) for h in halves], halves)
-    unclaimed = sum(t.gold for t in out if not t.winners)
     return Score(tuple(out), scores, winnings, ranking, tiebreaks, unclaimed)
 
 
