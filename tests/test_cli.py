@@ -2,7 +2,7 @@
 
 Most tests call ``webui.cli.main(argv)`` in-process; a few run the installed
 ``armadora`` console script to prove it works and that exit codes reach the shell.
-Every position document is built here, from the 8 gold cells of the board.
+Every position document is built here, with the helpers of tests/positions.py.
 """
 
 from __future__ import annotations
@@ -13,19 +13,15 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from positions import document
 
 from engine.samples import sample_names, sample_text
 from webui.cli import main
 
-GOLD_CELLS: tuple[tuple[int, int], ...] = (
-    (0, 3), (1, 1), (1, 5), (1, 7),
-    (3, 0), (3, 4), (4, 2), (4, 6),
-)  # fmt: skip
 STANDARD_VALUES = (7, 6, 6, 5, 5, 4, 4, 3)  # one legal assignment of the game's 8 gold piles
 
 STDIN = "<stdin>"  # how reports name the input read from `-`
@@ -42,26 +38,9 @@ Cell = tuple[int, int]
 # --------------------------------------------------------------------------- helpers
 
 
-def position(
-    values: Sequence[int | None] = STANDARD_VALUES,
-    warriors: Iterable[tuple[Cell, str, int | None]] = (),
-    palisades: Iterable[tuple[Cell, Cell]] = (),
-    players: Sequence[str] = ("orange", "blue"),
-    variant: str = "armadora",
-) -> dict[str, Any]:
-    """A position document with all 8 gold piles, ``values`` given in GOLD_CELLS order."""
-    assert len(values) == len(GOLD_CELLS)
-    return {
-        "variant": variant,
-        "players": list(players),
-        "gold": [
-            {"cell": list(cell), "value": value} for cell, value in zip(GOLD_CELLS, values, strict=True)
-        ],
-        "warriors": [
-            {"cell": list(cell), "player": player, "value": value} for cell, player, value in warriors
-        ],
-        "palisades": [[list(a), list(b)] for a, b in palisades],
-    }
+def position(**kwargs: Any) -> dict[str, Any]:
+    """A position document (tests/positions.py) whose gold defaults to ``STANDARD_VALUES``."""
+    return document(**{"gold": STANDARD_VALUES, **kwargs})
 
 
 def column_wall(col: int) -> list[tuple[Cell, Cell]]:
@@ -112,8 +91,8 @@ THREE_COLUMNS_WALLS = column_wall(1) + column_wall(5)
 
 def three_columns(orange: int | None = 1, blue: int | None = 1) -> dict[str, Any]:
     return position(
-        THREE_COLUMNS_VALUES,
-        warriors=[((0, 0), "orange", orange), ((0, 7), "orange", 1), ((0, 2), "blue", blue)],
+        gold=THREE_COLUMNS_VALUES,
+        warriors=[("orange", orange, (0, 0)), ("orange", 1, (0, 7)), ("blue", blue, (0, 2))],
         palisades=THREE_COLUMNS_WALLS,
     )
 
@@ -132,8 +111,8 @@ CORNER_WALLS = [
 
 def corner_tie(variant: str) -> dict[str, Any]:
     return position(
-        CORNER_VALUES,
-        warriors=[((2, 0), "orange", 2), ((2, 1), "blue", 2), ((0, 0), "orange", 3)],
+        gold=CORNER_VALUES,
+        warriors=[("orange", 2, (2, 0)), ("blue", 2, (2, 1)), ("orange", 3, (0, 0))],
         palisades=CORNER_WALLS,
         variant=variant,
     )
@@ -190,8 +169,8 @@ def test_check_json_lists_every_problem_with_its_cells(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     doc = position(
-        values=(7, 7, 6, 5, 5, 4, 4, 3),  # two piles of 7: the game has one
-        warriors=[((2, 2), "red", 1)],  # red does not play
+        gold=(7, 7, 6, 5, 5, 4, 4, 3),  # two piles of 7: the game has one
+        warriors=[("red", 1, (2, 2))],  # red does not play
     )
     del doc["gold"][-1]  # and h1 has no gold
     code, out, _ = run(["check", "--json", write(tmp_path, "p.json", doc)], capsys)
@@ -246,15 +225,15 @@ def test_invalid_json_exits_2(text: str, tmp_path: Path, capsys: pytest.CaptureF
 
 
 def _off_board() -> dict[str, Any]:
-    return position(warriors=[((0, 0), "orange", 1), ((5, 0), "blue", 1)])
+    return position(warriors=[("orange", 1, (0, 0)), ("blue", 1, (5, 0))])
 
 
 def _two_on_one_cell() -> dict[str, Any]:
-    return position(warriors=[((2, 2), "orange", 1), ((2, 2), "blue", 1)])
+    return position(warriors=[("orange", 1, (2, 2)), ("blue", 1, (2, 2))])
 
 
 def _warrior_on_gold_cell() -> dict[str, Any]:
-    return position(warriors=[((3, 4), "orange", 1)])
+    return position(warriors=[("orange", 1, (3, 4))])
 
 
 def _not_neighbours() -> dict[str, Any]:
@@ -271,11 +250,11 @@ def _palisade_off_board() -> dict[str, Any]:
 
 
 def _bad_warrior_value() -> dict[str, Any]:
-    return position(warriors=[((0, 0), "orange", 6)])
+    return position(warriors=[("orange", 6, (0, 0))])
 
 
 def _bad_gold_value() -> dict[str, Any]:
-    return position(values=(7, 6, 6, 5, 5, 4, 4, 2))
+    return position(gold=(7, 6, 6, 5, 5, 4, 4, 2))
 
 
 def _one_player() -> dict[str, Any]:
@@ -346,9 +325,8 @@ def test_unknown_sample_exits_2_and_lists_the_samples(capsys: pytest.CaptureFixt
 
 
 def test_huge_integer_is_rejected_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # BUG: json.loads raises a plain ValueError for an integer literal of more than
-    # 4300 digits (Python's int/str conversion limit); Position.loads only catches
-    # JSONDecodeError, so `armadora check` dies with a traceback instead of exiting 2.
+    # json.loads raises a plain ValueError, not JSONDecodeError, for an integer literal of
+    # more than 4300 digits (Python's int/str conversion limit): it must still exit 2.
     doc = json.dumps(position()).replace('"value": 7', '"value": ' + "9" * 5000, 1)
     path = write(tmp_path, "huge.json", doc)
     code, out, err = run(["check", path], capsys)
@@ -360,9 +338,8 @@ def test_huge_integer_is_rejected_not_a_crash(tmp_path: Path, capsys: pytest.Cap
 def test_non_utf8_stdin_is_rejected_not_a_crash(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # BUG: `-` reads sys.stdin outside the try of _read(); in a UTF-8 locale stdin decodes
-    # strictly, so bytes that are not UTF-8 raise UnicodeDecodeError: a traceback, not exit 2.
-    # (This is what sys.stdin is under e.g. LANG=en_US.UTF-8: utf-8 with errors="strict".)
+    # Under a UTF-8 locale (LANG=en_US.UTF-8) sys.stdin decodes strictly: bytes that are
+    # not UTF-8 must get exit 2 and a message, not a UnicodeDecodeError traceback.
     stdin = io.TextIOWrapper(io.BytesIO(b'{"players": ["orange", "blue"], "x": "\xff"}'), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)
     code, out, err = run(["check", "-"], capsys)
@@ -527,8 +504,8 @@ def test_score_tie_with_equal_winnings_shares_a_place(
 ) -> None:
     # Two halves of 20 gold each, orange takes the left, blue the right.
     doc = position(
-        (7, 6, 6, 5, 4, 5, 3, 4),
-        warriors=[((0, 0), "orange", 1), ((0, 7), "blue", 1)],
+        gold=(7, 6, 6, 5, 4, 5, 3, 4),
+        warriors=[("orange", 1, (0, 0)), ("blue", 1, (0, 7))],
         palisades=column_wall(3),
     )
     path = write(tmp_path, "even.json", doc)
@@ -567,7 +544,7 @@ def test_score_hidden_warriors_json(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_score_unread_gold_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = position((7, 6, 6, 5, 5, None, 4, 3), warriors=[((0, 0), "orange", 1)])
+    doc = position(gold=(7, 6, 6, 5, 5, None, 4, 3), warriors=[("orange", 1, (0, 0))])
     code, out, err = run(["score", write(tmp_path, "unread.json", doc)], capsys)
     assert code == 2
     assert out == ""
@@ -595,13 +572,13 @@ def test_score_four_players_scores_partners_together(
 ) -> None:
     # Turn order orange, green, blue, purple: orange+blue against green+purple.
     doc = position(
-        (7, 6, 6, 4, 5, 4, 5, 3),  # left half (a-d) 23 gold, right half (e-h) 17
+        gold=(7, 6, 6, 4, 5, 4, 5, 3),  # left half (a-d) 23 gold, right half (e-h) 17
         warriors=[
-            ((0, 0), "orange", 2),
-            ((2, 1), "blue", 1),
-            ((0, 1), "green", 2),
-            ((0, 7), "purple", 4),
-            ((2, 7), "orange", 1),
+            ("orange", 2, (0, 0)),
+            ("blue", 1, (2, 1)),
+            ("green", 2, (0, 1)),
+            ("purple", 4, (0, 7)),
+            ("orange", 1, (2, 7)),
         ],
         palisades=column_wall(3),
         players=("orange", "green", "blue", "purple"),
@@ -687,7 +664,7 @@ def test_score_nuggets_sample_json_has_half_points(capsys: pytest.CaptureFixture
 
 def test_show_draws_the_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = position(
-        warriors=[((0, 0), "orange", 3), ((4, 7), "blue", None)],
+        warriors=[("orange", 3, (0, 0)), ("blue", None, (4, 7))],
         palisades=[((0, 0), (0, 1)), ((1, 0), (2, 0))],
     )
     code, out, err = run(["show", write(tmp_path, "p.json", doc)], capsys)
@@ -726,7 +703,7 @@ def test_show_default_sample(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_show_reads_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = position(warriors=[((2, 2), "blue", 4)])
+    doc = position(warriors=[("blue", 4, (2, 2))])
     monkeypatch.setattr(sys, "stdin", fake_stdin(json.dumps(doc)))
     code, out, err = run(["show", "-"], capsys)
     assert (code, err) == (0, "")
