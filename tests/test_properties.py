@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -18,6 +18,7 @@ from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import REFERENCE_CELLS, bfs_territories, cells_in, reference_neighbours, reference_slot
 
 from engine.board import (
     CELLS,
@@ -43,54 +44,6 @@ from engine.walls import EMPTY_WALLS, Walls
 COLOURS = ("orange", "green", "blue", "purple")
 GAME_VARIANTS = ("armadora", "nuggets")
 TOTAL_GOLD = sum(GOLD_VALUES)
-
-# --------------------------------------------------------------------------------------------------
-# Reference geometry and territories: sets of cells, breadth-first search.
-
-
-def reference_neighbours(cell: Cell) -> list[Cell]:
-    """The orthogonal neighbours of a cell, from the board size alone."""
-    row, col = cell
-    around = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-    return [Cell(r, c) for r, c in around if 0 <= r < 5 and 0 <= c < 8]
-
-
-def reference_slot(first: Cell, second: Cell) -> Slot:
-    """The line between two neighbours, smaller cell first."""
-    a, b = sorted((first, second))
-    return Slot(a, b)
-
-
-REFERENCE_CELLS: list[Cell] = [Cell(r, c) for r in range(5) for c in range(8)]
-REFERENCE_ADJACENT: dict[Cell, list[tuple[Cell, Slot]]] = {
-    cell: [(n, reference_slot(cell, n)) for n in reference_neighbours(cell)] for cell in REFERENCE_CELLS
-}
-
-
-def bfs_territories(palisades: Iterable[Slot]) -> list[frozenset[Cell]]:
-    """The territories a set of palisades makes, each found by a breadth-first search from its lowest cell."""
-    closed = set(palisades)
-    seen: set[Cell] = set()
-    out: list[frozenset[Cell]] = []
-    for start in REFERENCE_CELLS:
-        if start in seen:
-            continue
-        region = {start}
-        queue = deque([start])
-        while queue:
-            cell = queue.popleft()
-            for neighbour, slot in REFERENCE_ADJACENT[cell]:
-                if slot not in closed and neighbour not in region:
-                    region.add(neighbour)
-                    queue.append(neighbour)
-        seen |= region
-        out.append(frozenset(region))
-    return out
-
-
-def cells_in(mask: int) -> frozenset[Cell]:
-    """The cells of an engine bit mask, read one cell at a time."""
-    return frozenset(cell for cell in REFERENCE_CELLS if mask >> (cell.row * 8 + cell.col) & 1)
 
 
 def reference_is_legal(palisades: frozenset[Slot], slot: Slot) -> bool:

@@ -18,7 +18,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from engine.board import GOLD_MASK, MIN_TERRITORY, NUM_SLOTS, SLOTS, TOTAL_PALISADES, Cell, Slot
+from reference import bfs_territories
+
+from engine.board import GOLD_MASK, MIN_TERRITORY, NUM_SLOTS, SLOTS, TOTAL_PALISADES, Slot
 from engine.check import check
 from engine.game import Build, GameState, Pass, PlaceWarrior, playout, shuffled_gold
 from engine.position import Position
@@ -49,28 +51,6 @@ def board_of_30() -> tuple[Slot, ...]:
 
 def free_slots(walls: Walls) -> list[int]:
     return [i for i in range(NUM_SLOTS) if i not in walls]
-
-
-def bfs_region_sizes(palisades: set[Slot]) -> list[int]:
-    """Territory sizes by a plain search over cells, independent of the engine's masks."""
-    seen: set[tuple[int, int]] = set()
-    sizes = []
-    for start in ((r, c) for r in range(5) for c in range(8)):
-        if start in seen:
-            continue
-        region = {start}
-        stack = [start]
-        while stack:
-            r, c = stack.pop()
-            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nr < 5 and 0 <= nc < 8 and (nr, nc) not in region:
-                    a, b = sorted(((r, c), (nr, nc)))
-                    if Slot(Cell(*a), Cell(*b)) not in palisades:
-                        region.add((nr, nc))
-                        stack.append((nr, nc))
-        seen |= region
-        sizes.append(len(region))
-    return sizes
 
 
 def legality_candidates() -> tuple[Walls, int, int]:
@@ -132,8 +112,8 @@ def test_bench_palisade_legality(benchmark: Any) -> None:
     legal = benchmark(walls.is_legal, candidate)
     assert legal is True
     after = set(walls) | {SLOTS[candidate]}
-    sizes = bfs_region_sizes(after)
-    assert len(sizes) == len(bfs_region_sizes(set(walls))) + 1, "the candidate does not split"
+    sizes = [len(t) for t in bfs_territories(after)]
+    assert len(sizes) == len(bfs_territories(walls)) + 1, "the candidate does not split"
     assert min(sizes) >= MIN_TERRITORY
 
 
@@ -144,7 +124,7 @@ def test_bench_palisade_legality_no_split(benchmark: Any) -> None:
     walls.is_legal(candidate)
     legal = benchmark(walls.is_legal, candidate)
     assert legal is True
-    assert len(bfs_region_sizes(set(walls) | {SLOTS[candidate]})) == len(bfs_region_sizes(set(walls)))
+    assert len(bfs_territories(set(walls) | {SLOTS[candidate]})) == len(bfs_territories(walls))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -158,7 +138,7 @@ def test_bench_full_scoring(benchmark: Any) -> None:
     setup: Setup = lambda: ((fresh_copy(position),), {})  # noqa: E731
     result = benchmark.pedantic(score, setup=setup, rounds=2000, warmup_rounds=20)
     assert result == expected
-    assert len(result.territories) == len(bfs_region_sizes(set(position.palisades)))
+    assert len(result.territories) == len(bfs_territories(position.palisades))
     scored = sum(Fraction(v) for v in result.scores.values())
     lost = sum(Fraction(t.lost) for t in result.territories)
     assert scored + lost + result.unclaimed == 40
