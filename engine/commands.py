@@ -105,7 +105,9 @@ def _each(
         elif text and "\n" not in text:
             print(f"{name}: {text}")
         elif text:
-            print(f"{'' if n == 0 else chr(10)}{name}:\n{text}")
+            if n:
+                print()  # a blank line between multi-line reports
+            print(f"{name}:\n{text}")
         worst = max(worst, code)
     return worst
 
