@@ -7,18 +7,28 @@ import sys
 from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
+import vision.synth.commands
+
 import engine.commands
+import vision.commands
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="armadora",
-        description="Armadöra table companion: check, score and draw positions.",
+        description="Armadöra table companion: read photos of the board, check, score and draw positions.",
     )
     with suppress(PackageNotFoundError):  # a source tree that was never installed has no version
         parser.add_argument("--version", action="version", version=version("armadora"))
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     engine.commands.register(subparsers)
+    vision.commands.register(subparsers)
+    vision.synth.commands.register(subparsers)
+    bench = subparsers.add_parser(
+        "bench", help="measure accuracy and speed", description="measure accuracy and speed"
+    )
+    bench_subparsers = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    vision.commands.register_bench(bench_subparsers)
     return parser
 
 

@@ -1,0 +1,261 @@
+"""The scanner's stages on their own: arrays in, arrays out, on hand-made inputs.
+
+The whole scanner on rendered photos is tested in test_scan.py; here each
+stage meets the cases it must tell apart, built so that a wrong answer shows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.profile import Profile, ProfileError, default_profile, load_profile
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
+from vision.assemble import assemble, choose_cells, choose_slots
+from vision.cells import EMPTY, GOLD, CellReading
+from vision.colour import rgb_to_bgr_float, shaded_distance
+from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm
+from vision.locate import NoBoardError, camera_from_homography, face_features, locate, project
+from vision.metrics import compare, match_colours
+from vision.rectify import balance, face_view, rectify, to_float
+from vision.slots import SlotReading, leans_mm
+
+COLOURS = ("orange", "green", "blue", "purple")
+
+
+def reading(labels: dict[Cell, int], sure: float = 0.98) -> CellReading:
+    """A cell reading that says each listed cell's label (default empty) with ``sure`` probability."""
+    width = 2 + len(COLOURS)
+    probs = np.full((40, width), (1 - sure) / (width - 1))
+    for cell in CELLS:
+        probs[cell.number, labels.get(cell, GOLD if cell in GOLD_CELLS else EMPTY)] = sure
+    return CellReading(COLOURS, probs, probs.copy(), np.zeros(40))
+
+
+def photo_of_face(
+    corners_px: list[list[float]], size: tuple[int, int] = (1600, 1200), background: int = 90
+) -> tuple[np.ndarray, np.ndarray]:
+    """The reference face warped to the given corners on a plain background, and its true homography."""
+    face = default_profile().face
+    h, w = face.shape[:2]
+    to_photo = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners_px)
+    ).astype(np.float64)
+    canvas = np.full((size[1], size[0], 3), background, np.uint8)
+    photo = cv2.warpPerspective(face, to_photo, size, dst=canvas, borderMode=cv2.BORDER_TRANSPARENT)
+    return photo, to_photo @ np.diag([w / 400, h / 265, 1.0])
+
+
+# --- geometry and colour -------------------------------------------------------------------------
+
+
+def test_view_maps_cells_to_their_pixels() -> None:
+    view = View(2.0)
+    x0, y0, x1, y1 = view.cell_box(Cell(4, 7))
+    assert (x1, y1) == (760, 490)  # the grid's bottom-right corner: (20 + 360) * 2, (20 + 225) * 2
+    assert x1 - x0 == y1 - y0 == 90
+
+
+def test_shaded_distance_forgives_shadow_but_not_hue() -> None:
+    orange = rgb_to_bgr_float((0xE0, 0x7B, 0x24))
+    assert shaded_distance(orange * 0.6, orange) < 0.1
+    assert shaded_distance(rgb_to_bgr_float((0xD4, 0xA6, 0x2A)), orange) > 0.15  # gold: close, not equal
+    assert shaded_distance(rgb_to_bgr_float((0x2F, 0x6D, 0xB5)), orange) > 0.5
+
+
+# --- profile -------------------------------------------------------------------------------------
+
+
+def test_profile_round_trips_through_json(tmp_path) -> None:
+    face = cv2.resize(default_profile().face, (500, 331), interpolation=cv2.INTER_AREA)
+    profile = Profile("mine", face, {"red": (200, 30, 30)}, extra={"x": 1})
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(profile.to_json()))
+    loaded = load_profile(path)
+    assert loaded.name == "mine" and loaded.colours == {"red": (200, 30, 30)} and loaded.extra == {"x": 1}
+    assert loaded.face.shape == profile.face.shape
+    assert np.abs(loaded.face.astype(int) - profile.face).mean() < 6  # JPEG loss; a channel swap is ~30
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "a profile is a JSON object"),
+        ({"version": 9}, "unsupported profile version 9"),
+        ({"version": 1, "face_jpeg": "!!"}, "face_jpeg: missing or not base64"),
+        ({"version": 1, "face_jpeg": "aGVsbG8="}, "face_jpeg: not a JPEG image"),
+    ],
+)
+def test_bad_profiles_are_named(tmp_path, document: object, message: str) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ProfileError, match=message):
+        load_profile(path)
+
+
+def test_profile_colour_errors_name_the_entry() -> None:
+    document = default_profile().to_json()
+    document["colours"] = {"red": "crimson"}
+    with pytest.raises(ProfileError, match=r"colours.red: expected a colour like"):
+        Profile.from_json(document)
+
+
+def test_missing_profile_file_is_a_profile_error(tmp_path) -> None:
+    with pytest.raises(ProfileError, match="cannot read profile"):
+        load_profile(tmp_path / "absent.json")
+
+
+# --- locate --------------------------------------------------------------------------------------
+
+
+def test_locate_finds_a_turned_and_tilted_board() -> None:
+    corners = [[1300, 200], [1380, 1100], [650, 1150], [750, 260]]  # seen from its right side, tilted
+    photo, truth = photo_of_face(corners)
+    located = locate(photo, face_features(default_profile()))
+    error = np.abs(located.corners_px() - project(truth, board_corners_mm())).max()
+    assert error < 3.0
+
+
+@pytest.mark.parametrize(
+    ("corners", "reason"),
+    [
+        ([[600, 500], [900, 500], [900, 700], [600, 700]], "too_small"),
+        ([[-300, 100], [1300, 100], [1300, 1160], [-300, 1160]], "cut_off"),
+    ],
+)
+def test_locate_says_why_there_is_no_usable_board(corners: list[list[float]], reason: str) -> None:
+    photo, _ = photo_of_face(corners)
+    with pytest.raises(NoBoardError) as caught:
+        locate(photo, face_features(default_profile()))
+    assert caught.value.reason == reason
+
+
+def test_locate_refuses_a_photo_without_a_board() -> None:
+    rng = np.random.default_rng(1)
+    table = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3), dtype=np.uint8), (0, 0), 3)
+    with pytest.raises(NoBoardError) as caught:
+        locate(table, face_features(default_profile()))
+    assert caught.value.reason == "no_board"
+
+
+def test_camera_from_a_tilted_view_leans_tall_things_away_from_it() -> None:
+    # The board's near edge (bottom of the photo) is wider: the camera stands beyond the bottom edge.
+    photo, truth = photo_of_face([[500, 300], [1100, 300], [1300, 1000], [300, 1000]])
+    camera = camera_from_homography(truth, *photo.shape[1::-1])
+    assert 25 < camera.tilt_degrees < 60
+    leans = leans_mm(camera)
+    assert (leans[:, 1] < -1).all()  # every palisade top lands further up the face, away from the camera
+    assert np.allclose(leans_mm(None), 0)
+
+
+# --- rectify -------------------------------------------------------------------------------------
+
+
+def test_balance_undoes_a_warm_light() -> None:
+    photo, truth = photo_of_face([[200, 150], [1400, 150], [1400, 945], [200, 945]])
+    warm = np.clip(photo * np.array([0.55, 0.9, 1.15]), 0, 255).astype(np.uint8)  # BGR: less blue
+    face = face_view(default_profile())
+    view = to_float(rectify(warm, truth, CANONICAL))
+    balanced, gain = balance(view, face)
+    assert gain[..., 0].mean() < 0.7 < gain[..., 2].mean()
+    assert np.abs(balanced - face).mean() < 0.5 * np.abs(view - face).mean()
+
+
+# --- slots and cells: the rules pick the allowed reading --------------------------------------------
+
+
+def test_choose_slots_keeps_sure_palisades() -> None:
+    probs = np.full(len(SLOTS), 0.02)
+    probs[[0, 40]] = 0.97
+    chosen, confidence, warnings = choose_slots(probs)
+    assert chosen == {SLOTS[0], SLOTS[40]} and not warnings
+    assert confidence.min() > 0.9
+
+
+def test_choose_slots_avoids_a_small_territory_by_flipping_the_least_sure_slot() -> None:
+    corner = [Slot.between((0, 0), (0, 1)).number, Slot.between((0, 0), (1, 0)).number]
+    probs = np.full(len(SLOTS), 0.02)
+    probs[corner[0]] = 0.99
+    probs[corner[1]] = 0.6  # the doubtful one is the one to drop: walling in one cell is illegal
+    chosen, _, warnings = choose_slots(probs)
+    assert chosen == {SLOTS[corner[0]]}
+    assert [w.code for w in warnings] == ["slot_changed_by_rules"]
+
+
+def test_choose_slots_caps_at_35_palisades() -> None:
+    probs = np.linspace(0.55, 0.99, len(SLOTS))
+    chosen, _, _ = choose_slots(probs)
+    assert len(chosen) <= 35
+
+
+def test_choose_cells_puts_gold_on_gold_cells_and_warriors_elsewhere() -> None:
+    probs = reading({}).probabilities
+    probs[Cell(2, 2).number] = [0.1, 0.6, 0.3, 0, 0, 0]  # "gold" off a gold cell: the next best is orange
+    probs[Cell(0, 3).number] = [0.0, 0.3, 0.7, 0, 0, 0]  # "orange" on a gold cell: it is gold
+    cells = CellReading(COLOURS, probs, probs, np.zeros(40))
+    labels, _, players, _ = choose_cells(cells, None)
+    assert labels[Cell(2, 2).number] == 2 and labels[Cell(0, 3).number] == GOLD
+
+
+def test_choose_cells_respects_the_supply() -> None:
+    # 2 players have 16 warriors each: a 17th orange must be something else, the least sure one.
+    cells = [c for c in CELLS if c not in GOLD_CELLS][:18]
+    labels = dict.fromkeys(cells[:17], 2) | {cells[17]: 4}
+    probs = reading(labels).probabilities
+    probs[cells[5].number, [0, 2]] = [0.45, 0.55]
+    assigned, _, players, warnings = choose_cells(CellReading(COLOURS, probs, probs, np.zeros(40)), None)
+    assert players == ("orange", "blue")
+    assert assigned[cells[5].number] == EMPTY
+    assert sum(1 for label in assigned if label == 2) == 16
+    assert "too_many_of_colour" in [w.code for w in warnings]
+
+
+def test_choose_cells_guesses_players_and_says_so() -> None:
+    _, _, players, warnings = choose_cells(reading({Cell(2, 2): 4}), None)
+    assert players == ("blue", "orange") and "players_guessed" in [w.code for w in warnings]
+    _, _, players, warnings = choose_cells(reading({Cell(2, 2): 4}), ("purple", "blue"))
+    assert players == ("purple", "blue") and "players_guessed" not in [w.code for w in warnings]
+
+
+def test_assemble_builds_the_position_with_gold_values_and_warnings() -> None:
+    cells = reading({Cell(2, 2): 2, Cell(2, 5): 3})
+    probs = np.full(len(SLOTS), 0.03)
+    probs[SLOTS.index(Slot.between((2, 2), (2, 3)))] = 0.7
+    gold = {cell: (value, 0.99) for cell, value in zip(GOLD_CELLS, (7, 6, 6, 5, 5, 4, 4, 3), strict=True)}
+    gold[GOLD_CELLS[0]] = (7, 0.5)
+    result = assemble(cells, SlotReading(probs, probs), gold)
+    position = result.position
+    assert position.players == ("orange", "green")
+    assert {(w.cell, w.player) for w in position.warriors} == {(Cell(2, 2), "orange"), (Cell(2, 5), "green")}
+    assert sorted(g.value for g in position.gold) == [3, 4, 4, 5, 5, 6, 6, 7]
+    assert position.palisades == {Slot.between((2, 2), (2, 3))}
+    codes = sorted(w.code for w in result.warnings)
+    assert codes == ["uncertain_gold", "uncertain_slot"]
+
+
+# --- metrics -------------------------------------------------------------------------------------
+
+
+def test_match_colours_is_one_to_one() -> None:
+    truth = {Cell(0, 0): "warrior:orange", Cell(0, 1): "warrior:orange", Cell(0, 2): "warrior:blue"}
+    read = {Cell(0, 0): "warrior:x", Cell(0, 1): "warrior:y", Cell(0, 2): "warrior:y"}
+    mapping = match_colours(read, truth)
+    assert sorted(mapping.values())[0] in {"warrior:orange", "warrior:blue"}
+    assert len(set(mapping.values())) == 2
+
+
+def test_compare_counts_gold_values() -> None:
+    truth = {"gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 6}], "warriors": [], "palisades": []}
+    read = {"gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 5}], "warriors": [], "palisades": []}
+    result = compare(read, truth)
+    assert (result.gold_right, result.gold_total, result.exact) == (1, 2, True)
+
+
+def test_cell_centres_fall_inside_the_canonical_view() -> None:
+    w, h = CANONICAL.size
+    for cell in CELLS:
+        x, y = CANONICAL.to_px(*cell_centre_mm(cell))
+        assert 0 < x < w and 0 < y < h

@@ -1,0 +1,121 @@
+"""Read each cell of the balanced top-down view: empty, gold, or a warrior of which colour.
+
+Only a disc at the cell's centre is looked at: every token covers it whatever
+its offset and turn, and a palisade leaning in from the cell's edge does not
+reach it. A cell is occupied when much of that disc no longer looks like the
+face printed there; the pixels that do not then vote for the token colour
+they are nearest. Pixels near none (a warrior's light emblem, a numeral's
+dark strokes) do not vote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS
+from vision.colour import shaded_distance
+from vision.geometry import CANONICAL, View, cell_centre_mm
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+
+#: Radius of the disc read at each cell's centre: a 32 mm warrior 5 mm off centre and turned 15
+#: degrees still covers 9 mm around it.
+READ_RADIUS_MM = 8.5
+#: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
+FACE_LIMIT = 0.22
+FACE_BLUR_PX = 0.8
+#: Share of covered disc pixels at which a cell is as likely occupied as not, and how sharply.
+OCCUPANCY_MIDPOINT = 0.3
+OCCUPANCY_SHARPNESS = 25.0
+#: A covered pixel further than this from every token colour does not vote (emblems, numerals).
+VOTE_LIMIT = 0.42
+
+EMPTY, GOLD = 0, 1
+
+
+@dataclass(frozen=True, eq=False)
+class CellReading:
+    """Per cell (40 rows, in cell number order) the probability of each label.
+
+    Columns: ``EMPTY``, ``GOLD``, then one per colour of ``colours``, in order.
+    ``votes`` holds the share of the disc covered, then each target's share of
+    the votes; ``unexplained`` the share of the disc covered by something of no
+    known colour (high where something hides the cell).
+    """
+
+    colours: tuple[str, ...]
+    probabilities: FloatArray
+    votes: FloatArray
+    unexplained: FloatArray
+
+    def label(self, number: int) -> str:
+        index = int(np.argmax(self.probabilities[number]))
+        return ("empty", "gold", *self.colours)[index]
+
+
+@cache
+def _disc_offsets(view: View, radius_mm: float) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    r = radius_mm * view.px_per_mm
+    span = np.arange(-int(np.ceil(r)), int(np.ceil(r)) + 1)
+    dy, dx = np.meshgrid(span, span, indexing="ij")
+    inside = dx * dx + dy * dy <= r * r
+    return dy[inside], dx[inside]
+
+
+def cell_pixels(image: FloatImage, view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM) -> FloatImage:
+    """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
+    dy, dx = _disc_offsets(view, radius_mm)
+    centres = np.array([view.to_px(*cell_centre_mm(cell)) for cell in CELLS])
+    ys = np.round(centres[:, 1:2]).astype(np.intp) + dy[None, :]
+    xs = np.round(centres[:, 0:1]).astype(np.intp) + dx[None, :]
+    return image[ys, xs]
+
+
+def _face_distance(photo_px: FloatImage, face: FloatImage, view: View) -> FloatImage:
+    """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
+    best: FloatImage | None = None
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view)
+            distance = shaded_distance(photo_px, shifted)
+            best = distance if best is None else np.minimum(best, distance)
+    assert best is not None
+    return best
+
+
+def read_cells(
+    balanced: FloatImage,
+    face: FloatImage,
+    targets: dict[str, FloatImage],
+    view: View = CANONICAL,
+) -> CellReading:
+    """Label probabilities for the 40 cells.
+
+    ``balanced`` is the view under the face's own light, ``face`` the profile's
+    face in the same view (both float BGR), ``targets`` the colours to tell
+    apart: ``"gold"`` first, then each player's colour, as float BGR.
+
+    Whether a cell holds anything is how much of its disc no longer looks
+    like the face; what it holds is whichever colour most of those pixels are.
+    """
+    photo_px = cell_pixels(balanced, view)
+    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view)
+    covered = face_px_distance > FACE_LIMIT
+    occupancy = covered.mean(axis=1)
+    to_target = np.stack([shaded_distance(photo_px, colour) for colour in targets.values()], axis=-1)
+    nearest = np.argmin(to_target, axis=-1)
+    votes_for = covered & (np.min(to_target, axis=-1) < VOTE_LIMIT)
+    counts = np.stack([((nearest == k) & votes_for).sum(axis=1) for k in range(len(targets))], axis=-1)
+    shares = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 0.5 * len(targets))
+    occupied = 1.0 / (1.0 + np.exp(-OCCUPANCY_SHARPNESS * (occupancy - OCCUPANCY_MIDPOINT)))
+    probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * shares], axis=1)
+    unexplained = (covered & ~votes_for).sum(axis=1) / np.maximum(covered.sum(axis=1), 1)
+    colours = tuple(name for name in targets if name != "gold")
+    votes = np.concatenate([occupancy[:, None], shares], axis=1)
+    return CellReading(colours, probabilities.astype(np.float64), votes.astype(np.float64), unexplained * occupancy)

@@ -1,0 +1,43 @@
+"""Comparing colours the way light changes them: up to a shading factor.
+
+A surface in a shadow, or further from the lamp, keeps its colour's direction
+and loses brightness. Distances here allow a factor ``s`` on the reference
+colour, within bounds, and charge a little for how far ``s`` is from 1.
+
+>>> pixels = np.array([[0.5, 0.25, 0.1]], np.float32)
+>>> float(shaded_distance(pixels, np.array([1.0, 0.5, 0.2], np.float32))[0]) < 0.01
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+FloatImage = npt.NDArray[np.float32]
+
+MIN_SHADE = 0.45
+MAX_SHADE = 1.35
+SHADE_COST = 0.15
+
+
+def shaded_distance(
+    pixels: FloatImage, reference: FloatImage, min_shade: float = MIN_SHADE, max_shade: float = MAX_SHADE
+) -> FloatImage:
+    """Relative distance of each pixel (..., 3) from ``reference`` (3,) or (..., 3), allowing shading."""
+    dot = (pixels * reference).sum(axis=-1)
+    norm2 = (reference * reference).sum(axis=-1)
+    shade = np.clip(dot / np.maximum(norm2, 1e-4), min_shade, max_shade)
+    residual = pixels - shade[..., None] * reference
+    size = np.sqrt(np.maximum(norm2, 0.06))
+    distance = np.sqrt((residual * residual).sum(axis=-1)) / size
+    return (distance + SHADE_COST * np.abs(np.log(shade))).astype(np.float32)
+
+
+def rgb_to_bgr_float(rgb: tuple[int, int, int]) -> FloatImage:
+    """An sRGB triple as the float BGR in 0..1 the scanner works in.
+
+    >>> rgb_to_bgr_float((255, 0, 51)).tolist()
+    [0.20000000298023224, 0.0, 1.0]
+    """
+    return np.array(rgb[::-1], np.float32) / np.float32(255)

@@ -1,0 +1,109 @@
+"""The scanner's subcommands of ``armadora``: ``scan`` and ``bench scan``.
+
+``scan`` exit codes: 0 read (even with warnings), 2 unreadable file or profile,
+3 no board found in the photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_UNREADABLE, EXIT_NO_BOARD = 0, 2, 3
+
+
+def register(subparsers: Any) -> None:
+    """Add ``scan`` to an ``argparse`` subparsers object."""
+    summary = "read a photo of the board: the position, confidences and warnings"
+    parser = subparsers.add_parser("scan", help=summary, description=summary)
+    parser.add_argument("photo", metavar="PHOTO", help="JPEG, PNG, WebP or HEIC photo of the board")
+    parser.add_argument("--profile", metavar="PROFILE", help="calibration profile of this copy (JSON)")
+    parser.add_argument("--players", metavar="C1,C2", help="the colours in play, in turn order")
+    parser.add_argument("--variant", default="armadora", choices=("armadora", "armadora-advanced", "nuggets"))
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object: position, confidence, warnings..."
+    )
+    parser.add_argument(
+        "--debug-image", metavar="OUT.jpg", help="write the photo with the reading drawn on it"
+    )
+    parser.set_defaults(run=_run_scan)
+
+
+def register_bench(bench_subparsers: Any) -> None:
+    """Add ``scan`` to the subparsers of ``armadora bench``."""
+    summary = "accuracy and speed of the scanner on a folder of photos with .json truths"
+    parser = bench_subparsers.add_parser("scan", help=summary, description=summary)
+    parser.add_argument("folder", metavar="DIR", type=Path)
+    parser.add_argument("--profile", metavar="PROFILE")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(run=_run_bench)
+
+
+def _profile(path: str | None) -> Any:
+    from calibration.profile import load_profile
+
+    return load_profile(path) if path else None
+
+
+def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
+    if as_json:
+        print(json.dumps({"error": message, "error_code": error_code}))
+    print(f"armadora scan: {message}", file=sys.stderr)
+    return code
+
+
+def _run_scan(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: ``armadora check`` should not pay for OpenCV's start-up.
+    import cv2
+
+    from calibration.profile import ProfileError
+    from engine.drawing import draw
+    from vision.debug import debug_image
+    from vision.load import PhotoError
+    from vision.locate import NoBoardError
+    from vision.scan import scan
+
+    players = tuple(p.strip() for p in args.players.split(",")) if args.players else None
+    try:
+        profile = _profile(args.profile)
+    except ProfileError as error:
+        return _fail(EXIT_UNREADABLE, str(error), args.json, "bad_profile")
+    try:
+        data = Path(args.photo).read_bytes()
+    except OSError as error:
+        return _fail(
+            EXIT_UNREADABLE, f"{args.photo}: cannot read it ({error.strerror})", args.json, "unreadable"
+        )
+    try:
+        result = scan(data, profile=profile, players=players, variant=args.variant)
+    except PhotoError as error:
+        return _fail(EXIT_UNREADABLE, f"{args.photo}: {error}", args.json, error.code)
+    except NoBoardError as error:
+        return _fail(EXIT_NO_BOARD, f"{args.photo}: {error}", args.json, error.reason)
+    if args.debug_image and not cv2.imwrite(args.debug_image, debug_image(result)):
+        print(f"armadora scan: could not write the debug image {args.debug_image}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"file": args.photo, **result.to_json()}))
+        return EXIT_OK
+    print(draw(result.position))
+    for warning in result.warnings:
+        print(f"warning: {warning.message}")
+    return EXIT_OK
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from calibration.profile import ProfileError
+    from vision.bench import main_scan
+
+    try:
+        profile = _profile(args.profile)
+    except ProfileError as error:
+        print(f"armadora bench scan: {error}", file=sys.stderr)
+        return 2
+    if not args.folder.is_dir():
+        print(f"armadora bench scan: {args.folder} is not a folder", file=sys.stderr)
+        return 2
+    return main_scan(args.folder, profile, args.json)

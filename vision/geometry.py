@@ -1,0 +1,104 @@
+"""The reference kit in millimetres, and the canonical top-down view of the board.
+
+Board coordinates are millimetres on the board's printed face, the board the
+right way up: ``x`` to the right, ``y`` down, origin at the face's top-left
+corner, ``z`` the height above the face. The renderer places things with
+them; the scanner reads cells and slots at them.
+
+>>> cell_centre_mm(Cell(0, 0))
+(42.5, 42.5)
+>>> slot_segment_mm(Slot(Cell(0, 0), Cell(0, 1)))
+((65.0, 20.0), (65.0, 65.0))
+>>> CANONICAL.size
+(800, 530)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import COLS, ROWS, Cell, Slot
+
+BOARD_W_MM = 400.0
+BOARD_H_MM = 265.0
+BOARD_THICKNESS_MM = 2.0
+MARGIN_MM = 20.0
+PITCH_MM = 45.0
+GRID_W_MM = COLS * PITCH_MM
+GRID_H_MM = ROWS * PITCH_MM
+GRID_LINE_MM = 1.5
+
+GOLD_DIAMETER_MM = 30.0
+TOKEN_THICKNESS_MM = 2.0
+WARRIOR_SIDE_MM = 32.0
+WARRIOR_CORNER_MM = 3.0
+PALISADE_LENGTH_MM = 40.0
+PALISADE_WIDTH_MM = 5.0
+PALISADE_HEIGHT_MM = 10.0
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def cell_centre_mm(cell: Cell) -> tuple[float, float]:
+    """The centre of a cell on the board's face."""
+    return (MARGIN_MM + (cell.col + 0.5) * PITCH_MM, MARGIN_MM + (cell.row + 0.5) * PITCH_MM)
+
+
+def cell_origin_mm(cell: Cell) -> tuple[float, float]:
+    """The top-left corner of a cell on the board's face."""
+    return (MARGIN_MM + cell.col * PITCH_MM, MARGIN_MM + cell.row * PITCH_MM)
+
+
+def slot_segment_mm(slot: Slot) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The grid line a slot lies on, as its two end points on the board's face."""
+    x0, y0 = cell_origin_mm(slot.b)
+    if slot.vertical:
+        return (x0, y0), (x0, y0 + PITCH_MM)
+    return (x0, y0), (x0 + PITCH_MM, y0)
+
+
+def board_corners_mm() -> FloatArray:
+    """The four corners of the board's face, clockwise from top-left, shape (4, 2)."""
+    return np.array([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class View:
+    """A top-down raster of the board's face: ``px_per_mm`` pixels a millimetre.
+
+    >>> View(2.0).size, View(2.0).to_px(20.0, 20.0)
+    ((800, 530), (40.0, 40.0))
+    """
+
+    px_per_mm: float
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)`` in pixels, as OpenCV's warp functions take it."""
+        return (round(BOARD_W_MM * self.px_per_mm), round(BOARD_H_MM * self.px_per_mm))
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (x_mm * self.px_per_mm, y_mm * self.px_per_mm)
+
+    def from_mm(self) -> FloatArray:
+        """The 3x3 matrix taking board millimetres to this view's pixels."""
+        s = self.px_per_mm
+        return np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]], dtype=np.float64)
+
+    def cell_box(self, cell: Cell, inset_mm: float = 0.0) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)`` pixel bounds of a cell, shrunk by ``inset_mm`` on each side."""
+        x, y = cell_origin_mm(cell)
+        s = self.px_per_mm
+        return (
+            round((x + inset_mm) * s),
+            round((y + inset_mm) * s),
+            round((x + PITCH_MM - inset_mm) * s),
+            round((y + PITCH_MM - inset_mm) * s),
+        )
+
+
+#: 2 pixels a millimetre (90 a cell, 10 across a palisade): what the cell and slot readers work on.
+CANONICAL = View(2.0)

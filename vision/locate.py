@@ -1,0 +1,269 @@
+"""Find the board in a photo: a homography from board millimetres to photo pixels.
+
+Features of the photo are matched with features of the profile's printed face
+(which is what survives tokens and palisades covering much of the grid), and a
+homography is fitted with RANSAC. Matching against the upright face also tells
+which way up the board is. A photo where no plausible board is found raises
+:class:`NoBoardError` with the reason in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.profile import Profile
+from vision.geometry import BOARD_H_MM, BOARD_W_MM, board_corners_mm
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+#: The long side, in pixels, at which photos are searched for the board, and searched again.
+SEARCH_LONG_SIDE = 1024
+SEARCH_SIDES = (SEARCH_LONG_SIDE, 2 * SEARCH_LONG_SIDE)
+#: Pixels a millimetre of the face image features are taken from.
+FACE_PX_PER_MM = 2.0
+
+#: A first homography needs this many matches passing the ratio test; the final one this many inliers.
+MIN_SEED_INLIERS = 12
+MIN_INLIERS = 30
+RATIO = 0.8
+GUIDED_ROUNDS = 2
+GUIDED_K = 6
+GUIDED_RADIUS_PX = 6.0
+GUIDED_MAX_DISTANCE = 64
+MIN_AREA_FRACTION = 0.05
+MAX_TILT_DEG = 62.0
+
+
+class NoBoardError(ValueError):
+    """No board in the photo. ``reason``: ``no_board``, ``too_small``, ``too_tilted`` or ``cut_off``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True, eq=False)
+class FaceFeatures:
+    """Keypoints of a board face, in board millimetres, with their descriptors."""
+
+    points_mm: npt.NDArray[np.float32]
+    descriptors: npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, eq=False)
+class Located:
+    """Where the board is: ``homography`` maps board millimetres to photo pixels."""
+
+    homography: FloatArray
+    inliers: int
+    matches: int
+
+    def corners_px(self) -> FloatArray:
+        """The face's corners in photo pixels, clockwise from the board's top-left."""
+        return project(self.homography, board_corners_mm())
+
+
+def project(homography: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    """Apply a homography to an ``(N, 2)`` array of points.
+
+    >>> project(np.diag([2.0, 3.0, 1.0]), [[1.0, 1.0]])
+    array([[2., 3.]])
+    """
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+
+
+def _detector() -> cv2.ORB:
+    # ORB: a tenth of SIFT's time here, and RANSAC over hundreds of matches makes up its coarser keypoints.
+    return cv2.ORB_create(nfeatures=3000)
+
+
+def _grey(image: Image) -> Image:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
+@cache
+def _face_features(face_id: int, face: bytes, shape: tuple[int, int, int]) -> FaceFeatures:
+    image = np.frombuffer(face, np.uint8).reshape(shape)
+    size = (round(BOARD_W_MM * FACE_PX_PER_MM), round(BOARD_H_MM * FACE_PX_PER_MM))
+    small = cv2.resize(_grey(image), size, interpolation=cv2.INTER_AREA)
+    keypoints, descriptors = _detector().detectAndCompute(small, None)
+    points = np.array([kp.pt for kp in keypoints], np.float32) / FACE_PX_PER_MM
+    return FaceFeatures(points, descriptors)
+
+
+def face_features(profile: Profile) -> FaceFeatures:
+    """The face's features, computed once per profile and process."""
+    face = np.ascontiguousarray(profile.face)
+    return _face_features(id(profile), face.tobytes(), face.shape)  # type: ignore[arg-type]
+
+
+def locate(image: Image, features: FaceFeatures) -> Located:
+    """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
+
+    The photo is searched at :data:`SEARCH_LONG_SIDE` pixels; only when that
+    finds nothing is it searched again at twice the size, so that a board too
+    small to read is still told apart from no board at all.
+    """
+    grey = _grey(image)
+    located: Located | None = None
+    for long_side in SEARCH_SIDES:
+        located = _match(grey, features, long_side)
+        if located is not None or long_side >= max(grey.shape):
+            break
+    if located is None:
+        raise NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
+    _check_plausible(located, image.shape[1], image.shape[0])
+    return located
+
+
+def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | None:
+    factor = min(1.0, long_side / max(grey.shape))
+    if factor < 1.0:
+        grey = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    keypoints, descriptors = _detector().detectAndCompute(grey, None)
+    if descriptors is None or len(keypoints) < MIN_SEED_INLIERS:
+        return None
+    photo_all = np.array([kp.pt for kp in keypoints], np.float32)
+    knn = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(descriptors, features.descriptors, k=GUIDED_K)
+    full = [row for row in knn if len(row) == GUIDED_K]
+    query = np.array([row[0].queryIdx for row in full], np.intp)
+    train = np.array([[m.trainIdx for m in row] for row in full], np.intp).reshape(-1, GUIDED_K)
+    distance = np.array([[m.distance for m in row] for row in full], np.float32).reshape(-1, GUIDED_K)
+    seed = distance[:, 0] < RATIO * distance[:, 1]
+    if seed.sum() < MIN_SEED_INLIERS:
+        return None
+    homography, mask = cv2.findHomography(
+        features.points_mm[train[seed, 0]], photo_all[query[seed]], cv2.USAC_MAGSAC, 3.0, confidence=0.999
+    )
+    if homography is None or mask is None or int(mask.sum()) < MIN_SEED_INLIERS:
+        return None
+    # Guided matching: once a first homography is known, a photo feature's match is whichever of
+    # its nearest few in appearance lands near it, which finds many that the ratio test threw away.
+    for _ in range(GUIDED_ROUNDS):
+        predicted = project(homography, features.points_mm[train.ravel()]).reshape(-1, GUIDED_K, 2)
+        gap = np.linalg.norm(predicted - photo_all[query][:, None, :], axis=2)
+        near = (gap < GUIDED_RADIUS_PX) & (distance < GUIDED_MAX_DISTANCE)
+        has = near.any(axis=1)
+        if has.sum() < MIN_INLIERS:
+            break
+        pick = np.argmax(near, axis=1)[has]
+        refined, refined_mask = cv2.findHomography(
+            features.points_mm[train[has, pick]], photo_all[query[has]], cv2.USAC_MAGSAC, 2.0, confidence=0.999
+        )
+        if refined is None or refined_mask is None or refined_mask.sum() < mask.sum():
+            break
+        homography, mask = refined, refined_mask
+    inliers = int(mask.sum())
+    if inliers < MIN_INLIERS:
+        return None
+    to_full = np.diag([1 / factor, 1 / factor, 1.0])
+    return Located((to_full @ homography).astype(np.float64), inliers, int(seed.sum()))
+
+
+def _check_plausible(located: Located, width: int, height: int) -> None:
+    corners = located.corners_px()
+    area = cv2.contourArea(corners.astype(np.float32))
+    if not cv2.isContourConvex(corners.astype(np.float32)) or area <= 0:
+        raise NoBoardError("no_board", "no board found: the matches do not make a board shape")
+    if area < MIN_AREA_FRACTION * width * height:
+        raise NoBoardError(
+            "too_small",
+            f"the board is too small in the photo ({100 * area / (width * height):.0f} % of it); "
+            "come closer so that it fills at least a quarter of the frame",
+        )
+    margin = 0.01 * max(width, height)
+    outside = [
+        side
+        for side, gone in (
+            ("left", corners[:, 0].min() < -margin),
+            ("right", corners[:, 0].max() > width + margin),
+            ("top", corners[:, 1].min() < -margin),
+            ("bottom", corners[:, 1].max() > height + margin),
+        )
+        if gone
+    ]
+    if outside:
+        raise NoBoardError(
+            "cut_off",
+            f"the board is cut off at the {' and '.join(outside)} of the photo; keep all of it in frame",
+        )
+    tilt = tilt_degrees(located.homography, width, height)
+    if tilt > MAX_TILT_DEG:
+        raise NoBoardError(
+            "too_tilted",
+            f"the board is seen too much from the side (about {tilt:.0f} degrees); "
+            "hold the phone more above it",
+        )
+
+
+def focal_length(homography: FloatArray, width: int, height: int) -> float:
+    """The camera's focal length in pixels, from the board's perspective where it tells.
+
+    A plane's homography ``K [r1 r2 t]`` has orthogonal first two columns once
+    ``K`` is undone; with square pixels and the principal point at the centre
+    that fixes ``f``. Seen nearly straight from above it is ill-conditioned, so
+    a phone's usual 26 mm-equivalent lens stands in.
+    """
+    default = 0.8 * max(width, height)
+    shift = np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1]], dtype=np.float64)
+    h = shift @ homography
+    h = h / np.linalg.norm(h[:, 0])
+    denominator = h[2, 0] * h[2, 1]
+    if abs(denominator) < 1e-12:
+        return default
+    f2 = -(h[0, 0] * h[0, 1] + h[1, 0] * h[1, 1]) / denominator
+    if not 0.25 * default**2 < f2 < 4 * default**2:
+        return default
+    return float(np.sqrt(f2))
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """A pinhole camera over the board.
+
+    ``intrinsics`` is ``K``; ``rotation`` has the camera-space directions of the
+    board's x, y and up as columns; ``translation`` is the face origin in camera space.
+    """
+
+    intrinsics: FloatArray
+    rotation: FloatArray
+    translation: FloatArray
+
+    def project(self, points_mm: npt.ArrayLike) -> FloatArray:
+        """Pixels of ``(N, 3)`` board points ``(x, y, height)``."""
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 3)
+        camera_space = pts @ self.rotation.T + self.translation
+        pixels = camera_space @ self.intrinsics.T
+        return pixels[:, :2] / pixels[:, 2:3]
+
+    @property
+    def tilt_degrees(self) -> float:
+        """How far from straight above the board is seen."""
+        up = self.rotation[:, 2]
+        return float(np.degrees(np.arccos(min(1.0, abs(up[2]) / np.linalg.norm(up)))))
+
+
+def camera_from_homography(homography: FloatArray, width: int, height: int) -> Camera:
+    """The camera that sees the board face through ``homography`` (board mm to pixels)."""
+    f = focal_length(homography, width, height)
+    k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]], dtype=np.float64)
+    m = np.linalg.inv(k) @ homography
+    scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] * scale < 0:  # the board lies in front of the camera
+        scale = -scale
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    # Board y runs down the face, so "up" off the face is -(r1 x r2) in camera space.
+    up = -np.cross(r1, r2)
+    return Camera(k, np.c_[r1, r2, up / np.linalg.norm(up)], t)
+
+
+def tilt_degrees(homography: FloatArray, width: int, height: int) -> float:
+    """How far from straight above the board is seen, in degrees."""
+    return camera_from_homography(homography, width, height).tilt_degrees

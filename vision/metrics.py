@@ -1,0 +1,87 @@
+"""How a read position compares with the truth: cells, slots, gold values, whole boards.
+
+Colours are matched one to one before cells are compared, so a scanner that
+names a copy's colours differently (an unknown copy read without a profile)
+is judged on how it grouped the warriors, not on the names it chose.
+
+>>> truth = {"players": ["orange", "blue"], "gold": [], "palisades": [],
+...          "warriors": [{"cell": [2, 2], "player": "orange", "value": None}]}
+>>> read = {"players": ["red", "blue"], "gold": [], "palisades": [[[0, 0], [0, 1]]],
+...         "warriors": [{"cell": [2, 2], "player": "red", "value": None}]}
+>>> c = compare(read, truth)
+>>> c.cells_right, c.slots_right, c.exact
+(40, 66, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from engine.board import NUM_CELLS, SLOTS, Cell, Slot
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Counts of right elements in one photo's reading."""
+
+    cells_right: int
+    slots_right: int
+    gold_right: int
+    gold_total: int
+    wrong_cells: tuple[str, ...]
+    wrong_slots: tuple[str, ...]
+
+    @property
+    def exact(self) -> bool:
+        return self.cells_right == NUM_CELLS and self.slots_right == len(SLOTS)
+
+
+def _labels(document: dict[str, Any]) -> dict[Cell, str]:
+    labels = {Cell(*g["cell"]): "gold" for g in document.get("gold", [])}
+    labels |= {Cell(*w["cell"]): "warrior:" + w["player"] for w in document.get("warriors", [])}
+    return labels
+
+
+def _slots(document: dict[str, Any]) -> set[Slot]:
+    return {Slot.between(tuple(a), tuple(b)) for a, b in document.get("palisades", [])}
+
+
+def match_colours(read: dict[Cell, str], truth: dict[Cell, str]) -> dict[str, str]:
+    """The one-to-one renaming of read colours to true ones that agrees on the most cells."""
+    read_colours = sorted({v for v in read.values() if v.startswith("warrior:")})
+    true_colours = sorted({v for v in truth.values() if v.startswith("warrior:")})
+    padded = true_colours + [f"unmatched:{i}" for i in range(len(read_colours))]
+    best: tuple[int, dict[str, str]] = (-1, {})
+    for chosen in permutations(padded, len(read_colours)):
+        mapping = dict(zip(read_colours, chosen, strict=True))
+        agree = sum(1 for cell, label in read.items() if truth.get(cell) == mapping.get(label, label))
+        if agree > best[0]:
+            best = (agree, mapping)
+    return best[1]
+
+
+def compare(read: dict[str, Any], truth: dict[str, Any]) -> Comparison:
+    """Compare two position documents element by element."""
+    read_labels, true_labels = _labels(read), _labels(truth)
+    mapping = match_colours(read_labels, true_labels)
+    renamed = {cell: mapping.get(label, label) for cell, label in read_labels.items()}
+    wrong_cells = tuple(
+        cell.name
+        for cell in (Cell(r, c) for r in range(5) for c in range(8))
+        if renamed.get(cell, "empty") != true_labels.get(cell, "empty")
+    )
+    read_slots, true_slots = _slots(read), _slots(truth)
+    wrong_slots = tuple(slot.name for slot in SLOTS if (slot in read_slots) != (slot in true_slots))
+    read_gold = {Cell(*g["cell"]): g["value"] for g in read.get("gold", [])}
+    true_gold = {Cell(*g["cell"]): g["value"] for g in truth.get("gold", [])}
+    gold_right = sum(1 for cell, value in true_gold.items() if read_gold.get(cell) == value)
+    return Comparison(
+        cells_right=NUM_CELLS - len(wrong_cells),
+        slots_right=len(SLOTS) - len(wrong_slots),
+        gold_right=gold_right,
+        gold_total=len(true_gold),
+        wrong_cells=wrong_cells,
+        wrong_slots=wrong_slots,
+    )

@@ -1,0 +1,176 @@
+"""The scanner's pipeline: photo bytes in, position with confidences out, each stage timed.
+
+Stages, each a function of arrays: load (:mod:`vision.load`), locate
+(:mod:`vision.locate`), rectify and balance the light (:mod:`vision.rectify`),
+read cells (:mod:`vision.cells`), read slots (:mod:`vision.slots`), read the
+gold numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.profile import Profile, default_profile
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
+from engine.check import CheckReport, check
+from vision.assemble import Assembled, ScanWarning, assemble
+from vision.cells import read_cells
+from vision.colour import rgb_to_bgr_float
+from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
+from vision.load import Photo, load_photo
+from vision.locate import Camera, Located, camera_from_homography, face_features, locate
+from vision.numerals import assign_gold_values, numeral_probabilities
+from vision.rectify import balance, face_view, rectify, to_float
+from vision.slots import read_slots
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+T = TypeVar("T")
+
+#: Margin around a gold cell in the crop handed to the numeral reader.
+GOLD_CROP_MARGIN_MM = 5.0
+MAX_GOLD_PX_PER_MM = 6.0
+
+
+@dataclass(frozen=True, eq=False)
+class Scan:
+    """What one photo showed: the position, how sure each part is, what to look at, and the timings."""
+
+    position: Any
+    assembled: Assembled
+    check: CheckReport
+    located: Located
+    image: Image
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> tuple[ScanWarning, ...]:
+        problems = tuple(
+            ScanWarning("check_" + p.code, p.message, p.cells, p.palisades) for p in self.check.problems
+        )
+        return self.assembled.warnings + problems
+
+    def confidence_json(self) -> dict[str, Any]:
+        a = self.assembled
+        return {
+            "board": round(min(1.0, self.located.inliers / 150), 3),
+            "cells": {cell.name: round(float(a.cell_confidence[cell.number]), 3) for cell in CELLS},
+            "slots": {slot.name: round(float(a.slot_confidence[slot.number]), 3) for slot in SLOTS},
+            "gold": {cell.name: round(conf, 3) for cell, conf in sorted(a.gold_confidence.items())},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position.to_json(),
+            "confidence": self.confidence_json(),
+            "warnings": [w.to_json() for w in self.warnings],
+            "check": self.check.to_json(),
+            "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
+        }
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = self.ms.get(name, 0.0) + 1000 * (time.perf_counter() - start)
+
+    def run(self, name: str, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        with self.stage(name):
+            return function(*args, **kwargs)
+
+
+def scan(
+    data: bytes,
+    *,
+    profile: Profile | None = None,
+    players: tuple[str, ...] | None = None,
+    variant: str = "armadora",
+) -> Scan:
+    """Read a photo file's bytes.
+
+    Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.NoBoardError`.
+    """
+    timer = _Timer()
+    photo: Photo = timer.run("load", load_photo, data)
+    return scan_image(photo.image, profile=profile, players=players, variant=variant, timer=timer)
+
+
+def scan_image(
+    image: Image,
+    *,
+    profile: Profile | None = None,
+    players: tuple[str, ...] | None = None,
+    variant: str = "armadora",
+    timer: _Timer | None = None,
+) -> Scan:
+    """Read an upright BGR photo already in memory."""
+    timer = timer or _Timer()
+    profile = profile or default_profile()
+    height, width = image.shape[:2]
+    features = timer.run("features", face_features, profile)
+    located = timer.run("locate", locate, image, features)
+    camera = camera_from_homography(located.homography, width, height)
+    with timer.stage("rectify"):
+        face = face_view(profile, CANONICAL)
+        balanced, _ = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL)
+    targets = {"gold": rgb_to_bgr_float(profile.gold)}
+    targets |= {name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()}
+    cells = timer.run("cells", read_cells, balanced, face, targets, CANONICAL)
+    slots = timer.run("slots", read_slots, balanced, face, rgb_to_bgr_float(profile.wood), camera, CANONICAL)
+    gold = timer.run("numerals", read_gold_values, image, located.homography)
+    with timer.stage("assemble"):
+        assembled = assemble(cells, slots, gold, players=players, variant=variant)
+        report = check(assembled.position)
+    return Scan(assembled.position, assembled, report, located, image, timer.ms)
+
+
+def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:
+    """A top-down crop of one cell and a margin, at about the photo's own resolution there."""
+    x0, y0 = cell_origin_mm(cell)
+    side = PITCH_MM + 2 * GOLD_CROP_MARGIN_MM
+    corners = np.array([[x0, y0], [x0 + PITCH_MM, y0], [x0 + PITCH_MM, y0 + PITCH_MM], [x0, y0 + PITCH_MM]])
+    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    native = np.sqrt(cv2.contourArea(quad.astype(np.float32))) / PITCH_MM
+    px_per_mm = float(min(MAX_GOLD_PX_PER_MM, max(1.5, native)))
+    view = View(px_per_mm)
+    size = round(side * px_per_mm)
+    shift = np.array(
+        [[1, 0, x0 - GOLD_CROP_MARGIN_MM], [0, 1, y0 - GOLD_CROP_MARGIN_MM], [0, 0, 1]], np.float64
+    )
+    to_image = homography @ shift @ np.linalg.inv(view.from_mm())
+    crop = cv2.warpPerspective(
+        image,
+        to_image,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return crop, px_per_mm
+
+
+def read_gold_values(image: Image, homography: FloatArray) -> dict[Cell, tuple[int | None, float]]:
+    """The value of the gold on each gold cell, with its confidence, under the 7,6,6,5,5,4,4,3 constraint."""
+    rows = []
+    for cell in GOLD_CELLS:
+        crop, px_per_mm = gold_crop(image, homography, cell)
+        rows.append(numeral_probabilities(crop, px_per_mm))
+    values, confidences = assign_gold_values(np.array(rows))
+    return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}
+
+
+__all__ = ["Camera", "Scan", "scan", "scan_image"]
