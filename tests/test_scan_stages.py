@@ -18,7 +18,7 @@ from vision.assemble import assemble, choose_cells, choose_slots
 from vision.cells import EMPTY, GOLD, CellReading
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm
-from vision.locate import NoBoardError, camera_from_homography, face_features, locate, project
+from vision.locate import NoBoardError, camera_from_homography, locate, project
 from vision.metrics import compare, match_colours
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.slots import SlotReading, leans_mm
@@ -114,7 +114,7 @@ def test_missing_profile_file_is_a_profile_error(tmp_path) -> None:
 def test_locate_finds_a_turned_and_tilted_board() -> None:
     corners = [[1300, 200], [1380, 1100], [650, 1150], [750, 260]]  # seen from its right side, tilted
     photo, truth = photo_of_face(corners)
-    located = locate(photo, face_features(default_profile()))
+    located = locate(photo, default_profile())
     error = np.abs(located.corners_px() - project(truth, board_corners_mm())).max()
     assert error < 3.0
 
@@ -129,7 +129,7 @@ def test_locate_finds_a_turned_and_tilted_board() -> None:
 def test_locate_says_why_there_is_no_usable_board(corners: list[list[float]], reason: str) -> None:
     photo, _ = photo_of_face(corners)
     with pytest.raises(NoBoardError) as caught:
-        locate(photo, face_features(default_profile()))
+        locate(photo, default_profile())
     assert caught.value.reason == reason
 
 
@@ -137,7 +137,7 @@ def test_locate_refuses_a_photo_without_a_board() -> None:
     rng = np.random.default_rng(1)
     table = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3), dtype=np.uint8), (0, 0), 3)
     with pytest.raises(NoBoardError) as caught:
-        locate(table, face_features(default_profile()))
+        locate(table, default_profile())
     assert caught.value.reason == "no_board"
 
 

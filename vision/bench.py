@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from calibration.profile import Profile
+from engine.board import SLOTS, Slot
+from vision.colour import rgb_to_bgr_float
+from vision.geometry import CANONICAL
 from vision.load import PhotoError
 from vision.locate import NoBoardError
 from vision.metrics import Comparison, compare
@@ -177,4 +183,42 @@ def main_scan(folder: Path, profile: Profile | None, as_json: bool) -> int:
         return 2
     summary = bench_scan(pairs, profile).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
+    return 0
+
+
+def slot_training_data(
+    pairs: Iterable[tuple[Path, Path]], profile: Profile
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The slot features of every board photo and whether each slot truly holds a palisade."""
+    from vision.load import read_photo
+    from vision.scan import board_view, token_colours
+    from vision.slots import slot_features
+
+    rows, labels = [], []
+    wood = rgb_to_bgr_float(profile.wood)
+    tokens = tuple(token_colours(profile).values())
+    for photo, truth_path in pairs:
+        truth = json.loads(truth_path.read_text())
+        if not truth.get("board", True):
+            continue
+        try:
+            view = board_view(read_photo(photo).image, profile)
+        except (NoBoardError, PhotoError):
+            continue
+        rows.append(slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare))
+        palisades = {Slot.between(tuple(a), tuple(b)) for a, b in truth.get("palisades", [])}
+        labels.append([slot in palisades for slot in SLOTS])
+    return np.vstack(rows), np.concatenate(labels).astype(bool)
+
+
+def main_fit_slots(folder: Path) -> int:
+    """Fit the slot model on a tuning folder and print the weights to paste into vision/slots.py."""
+    from calibration.profile import default_profile
+    from vision.slots import fit_weights, palisade_probability
+
+    features, labels = slot_training_data(photos_with_truth(folder), default_profile())
+    weights = fit_weights(features, labels)
+    wrong = int(((palisade_probability(features, weights) > 0.5) != labels).sum())
+    print(f"# fitted on {len(labels)} slots of {folder}; {wrong} wrong on that same set")
+    print("WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
     return 0

@@ -77,13 +77,13 @@ def cell_pixels(image: FloatImage, view: View = CANONICAL, radius_mm: float = RE
     return image[ys, xs]
 
 
-def _face_distance(photo_px: FloatImage, face: FloatImage, view: View) -> FloatImage:
+def _face_distance(photo_px: FloatImage, face: FloatImage, view: View, glare: FloatImage | None) -> FloatImage:
     """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
     best: FloatImage | None = None
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view)
-            distance = shaded_distance(photo_px, shifted)
+            distance = shaded_distance(photo_px, shifted, glare=glare)
             best = distance if best is None else np.minimum(best, distance)
     assert best is not None
     return best
@@ -94,21 +94,26 @@ def read_cells(
     face: FloatImage,
     targets: dict[str, FloatImage],
     view: View = CANONICAL,
+    glare: FloatImage | None = None,
 ) -> CellReading:
     """Label probabilities for the 40 cells.
 
     ``balanced`` is the view under the face's own light, ``face`` the profile's
     face in the same view (both float BGR), ``targets`` the colours to tell
-    apart: ``"gold"`` first, then each player's colour, as float BGR.
+    apart: ``"gold"`` first, then each player's colour, as float BGR;
+    ``glare`` how much white glare may still wash each pixel out.
 
     Whether a cell holds anything is how much of its disc no longer looks
     like the face; what it holds is whichever colour most of those pixels are.
     """
     photo_px = cell_pixels(balanced, view)
-    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view)
+    glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
+    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view, glare_px)
     covered = face_px_distance > FACE_LIMIT
     occupancy = covered.mean(axis=1)
-    to_target = np.stack([shaded_distance(photo_px, colour) for colour in targets.values()], axis=-1)
+    to_target = np.stack(
+        [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
+    )
     nearest = np.argmin(to_target, axis=-1)
     votes_for = covered & (np.min(to_target, axis=-1) < VOTE_LIMIT)
     counts = np.stack([((nearest == k) & votes_for).sum(axis=1) for k in range(len(targets))], axis=-1)

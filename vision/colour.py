@@ -22,11 +22,29 @@ SHADE_COST = 0.15
 
 
 def shaded_distance(
-    pixels: FloatImage, reference: FloatImage, min_shade: float = MIN_SHADE, max_shade: float = MAX_SHADE
+    pixels: FloatImage,
+    reference: FloatImage,
+    min_shade: float = MIN_SHADE,
+    max_shade: float = MAX_SHADE,
+    glare: FloatImage | None = None,
 ) -> FloatImage:
-    """Relative distance of each pixel (..., 3) from ``reference`` (3,) or (..., 3), allowing shading."""
-    dot = (pixels * reference).sum(axis=-1)
+    """Relative distance of each pixel (..., 3) from ``reference`` (3,) or (..., 3), allowing shading.
+
+    ``glare`` (shaped like the pixels without their channels) allows up to that
+    much white added on top, where glare may still wash colours out.
+    """
     norm2 = (reference * reference).sum(axis=-1)
+    if glare is not None:
+        # Least squares for the shade and the white added (0..glare), then the shade alone.
+        ones = np.float32(3.0)
+        dot_r1 = reference.sum(axis=-1)
+        dot = (pixels * reference).sum(axis=-1)
+        dot_p1 = pixels.sum(axis=-1)
+        det = ones * norm2 - dot_r1 * dot_r1
+        white = np.where(np.abs(det) > 1e-5, (norm2 * dot_p1 - dot_r1 * dot) / np.where(det == 0, 1, det), 0.0)
+        white = np.clip(white, 0.0, glare)
+        pixels = pixels - white[..., None]
+    dot = (pixels * reference).sum(axis=-1)
     shade = np.clip(dot / np.maximum(norm2, 1e-4), min_shade, max_shade)
     residual = pixels - shade[..., None] * reference
     size = np.sqrt(np.maximum(norm2, 0.06))

@@ -10,7 +10,7 @@ which way up the board is. A photo where no plausible board is found raises
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -22,9 +22,9 @@ from vision.geometry import BOARD_H_MM, BOARD_W_MM, board_corners_mm
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
 
-#: The long side, in pixels, at which photos are searched for the board, and searched again.
+#: The long side, in pixels, at which photos are searched for the board; then the fallbacks.
 SEARCH_LONG_SIDE = 1024
-SEARCH_SIDES = (SEARCH_LONG_SIDE, 2 * SEARCH_LONG_SIDE)
+SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift", 1600))
 #: Pixels a millimetre of the face image features are taken from.
 FACE_PX_PER_MM = 2.0
 
@@ -50,10 +50,11 @@ class NoBoardError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class FaceFeatures:
-    """Keypoints of a board face, in board millimetres, with their descriptors."""
+    """Keypoints of a board face (found by ``kind``), in board millimetres, with their descriptors."""
 
+    kind: str
     points_mm: npt.NDArray[np.float32]
-    descriptors: npt.NDArray[np.uint8]
+    descriptors: npt.NDArray[np.uint8] | npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,43 +80,39 @@ def project(homography: FloatArray, points: npt.ArrayLike) -> FloatArray:
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
 
 
-def _detector() -> cv2.ORB:
-    # ORB: a tenth of SIFT's time here, and RANSAC over hundreds of matches makes up its coarser keypoints.
-    return cv2.ORB_create(nfeatures=3000)
+def _detector(kind: str) -> cv2.Feature2D:
+    if kind == "orb":
+        return cv2.ORB_create(nfeatures=3000)
+    return cv2.SIFT_create(nfeatures=3000, contrastThreshold=0.02)
 
 
 def _grey(image: Image) -> Image:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
-@cache
-def _face_features(face_id: int, face: bytes, shape: tuple[int, int, int]) -> FaceFeatures:
-    image = np.frombuffer(face, np.uint8).reshape(shape)
+@lru_cache(maxsize=8)
+def face_features(profile: Profile, kind: str = "orb") -> FaceFeatures:
+    """The face's features (``"orb"`` or ``"sift"``), computed once per profile and process."""
     size = (round(BOARD_W_MM * FACE_PX_PER_MM), round(BOARD_H_MM * FACE_PX_PER_MM))
-    small = cv2.resize(_grey(image), size, interpolation=cv2.INTER_AREA)
-    keypoints, descriptors = _detector().detectAndCompute(small, None)
+    small = cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA)
+    keypoints, descriptors = _detector(kind).detectAndCompute(small, None)
     points = np.array([kp.pt for kp in keypoints], np.float32) / FACE_PX_PER_MM
-    return FaceFeatures(points, descriptors)
+    return FaceFeatures(kind, points, descriptors)
 
 
-def face_features(profile: Profile) -> FaceFeatures:
-    """The face's features, computed once per profile and process."""
-    face = np.ascontiguousarray(profile.face)
-    return _face_features(id(profile), face.tobytes(), face.shape)  # type: ignore[arg-type]
-
-
-def locate(image: Image, features: FaceFeatures) -> Located:
+def locate(image: Image, profile: Profile) -> Located:
     """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
 
-    The photo is searched at :data:`SEARCH_LONG_SIDE` pixels; only when that
-    finds nothing is it searched again at twice the size, so that a board too
-    small to read is still told apart from no board at all.
+    ORB features at :data:`SEARCH_LONG_SIDE` pixels find most boards fast;
+    where they find none (a finished game hides much of the face, blur, a
+    steep angle), SIFT tries, then SIFT on a larger image, so that a board
+    too small to read is still told apart from no board at all.
     """
     grey = _grey(image)
     located: Located | None = None
-    for long_side in SEARCH_SIDES:
-        located = _match(grey, features, long_side)
-        if located is not None or long_side >= max(grey.shape):
+    for kind, long_side in SEARCH_ATTEMPTS:
+        located = _match(grey, face_features(profile, kind), long_side)
+        if located is not None:
             break
     if located is None:
         raise NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
@@ -127,11 +124,12 @@ def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | Non
     factor = min(1.0, long_side / max(grey.shape))
     if factor < 1.0:
         grey = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    keypoints, descriptors = _detector().detectAndCompute(grey, None)
-    if descriptors is None or len(keypoints) < MIN_SEED_INLIERS:
+    keypoints, descriptors = _detector(features.kind).detectAndCompute(grey, None)
+    if descriptors is None or len(keypoints) < GUIDED_K:
         return None
     photo_all = np.array([kp.pt for kp in keypoints], np.float32)
-    knn = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(descriptors, features.descriptors, k=GUIDED_K)
+    norm = cv2.NORM_HAMMING if features.kind == "orb" else cv2.NORM_L2
+    knn = cv2.BFMatcher(norm).knnMatch(descriptors, features.descriptors, k=GUIDED_K)
     full = [row for row in knn if len(row) == GUIDED_K]
     query = np.array([row[0].queryIdx for row in full], np.intp)
     train = np.array([[m.trainIdx for m in row] for row in full], np.intp).reshape(-1, GUIDED_K)
@@ -146,10 +144,11 @@ def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | Non
         return None
     # Guided matching: once a first homography is known, a photo feature's match is whichever of
     # its nearest few in appearance lands near it, which finds many that the ratio test threw away.
+    cap = GUIDED_MAX_DISTANCE if features.kind == "orb" else np.inf
     for _ in range(GUIDED_ROUNDS):
         predicted = project(homography, features.points_mm[train.ravel()]).reshape(-1, GUIDED_K, 2)
         gap = np.linalg.norm(predicted - photo_all[query][:, None, :], axis=2)
-        near = (gap < GUIDED_RADIUS_PX) & (distance < GUIDED_MAX_DISTANCE)
+        near = (gap < GUIDED_RADIUS_PX) & (distance < cap)
         has = near.any(axis=1)
         if has.sum() < MIN_INLIERS:
             break

@@ -137,6 +137,11 @@ def light_model(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> 
 
 
 def balance(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> tuple[FloatImage, FloatImage]:
-    """The photo under the face's own light, and the gain that was divided out."""
+    """The photo under the face's own light with the glare taken off, and how much glare there was.
+
+    The glare (per pixel, in the balanced image's units) tells the readers
+    where colours may still be washed out by what the smooth fit missed.
+    """
     gain, offset = light_model(photo, face, view)
-    return np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32), gain
+    balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
+    return balanced, (offset[..., 0] / gain.mean(axis=-1)).astype(np.float32)

@@ -26,7 +26,7 @@ from vision.cells import read_cells
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
 from vision.load import Photo, load_photo
-from vision.locate import Camera, Located, camera_from_homography, face_features, locate
+from vision.locate import Camera, Located, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.slots import read_slots
@@ -110,6 +110,36 @@ def scan(
     return scan_image(photo.image, profile=profile, players=players, variant=variant, timer=timer)
 
 
+@dataclass(frozen=True, eq=False)
+class BoardView:
+    """The board found in a photo and seen from above under the face's own light."""
+
+    located: Located
+    camera: Camera
+    balanced: npt.NDArray[np.float32]
+    glare: npt.NDArray[np.float32]
+    face: npt.NDArray[np.float32]
+
+
+def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> BoardView:
+    """Locate the board in an upright BGR photo, rectify it and balance its light."""
+    timer = timer or _Timer()
+    height, width = image.shape[:2]
+    located = timer.run("locate", locate, image, profile)
+    camera = camera_from_homography(located.homography, width, height)
+    with timer.stage("rectify"):
+        face = face_view(profile, CANONICAL)
+        balanced, glare = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL)
+    return BoardView(located, camera, balanced, glare, face)
+
+
+def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
+    """``"gold"`` then each player's colour, as the float BGR the readers compare with."""
+    return {"gold": rgb_to_bgr_float(profile.gold)} | {
+        name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()
+    }
+
+
 def scan_image(
     image: Image,
     *,
@@ -121,22 +151,26 @@ def scan_image(
     """Read an upright BGR photo already in memory."""
     timer = timer or _Timer()
     profile = profile or default_profile()
-    height, width = image.shape[:2]
-    features = timer.run("features", face_features, profile)
-    located = timer.run("locate", locate, image, features)
-    camera = camera_from_homography(located.homography, width, height)
-    with timer.stage("rectify"):
-        face = face_view(profile, CANONICAL)
-        balanced, _ = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL)
-    targets = {"gold": rgb_to_bgr_float(profile.gold)}
-    targets |= {name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()}
-    cells = timer.run("cells", read_cells, balanced, face, targets, CANONICAL)
-    slots = timer.run("slots", read_slots, balanced, face, rgb_to_bgr_float(profile.wood), camera, CANONICAL)
-    gold = timer.run("numerals", read_gold_values, image, located.homography)
+    view = board_view(image, profile, timer)
+    targets = token_colours(profile)
+    cells = timer.run("cells", read_cells, view.balanced, view.face, targets, CANONICAL, view.glare)
+    wood = rgb_to_bgr_float(profile.wood)
+    slots = timer.run(
+        "slots",
+        read_slots,
+        view.balanced,
+        view.face,
+        wood,
+        view.camera,
+        CANONICAL,
+        tuple(targets.values()),
+        view.glare,
+    )
+    gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
         assembled = assemble(cells, slots, gold, players=players, variant=variant)
         report = check(assembled.position)
-    return Scan(assembled.position, assembled, report, located, image, timer.ms)
+    return Scan(assembled.position, assembled, report, view.located, image, timer.ms)
 
 
 def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:

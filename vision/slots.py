@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import SLOTS
+from engine.board import SLOTS, Slot
 from vision.colour import shaded_distance
 from vision.geometry import CANONICAL, PALISADE_HEIGHT_MM, PITCH_MM, View, slot_segment_mm
 from vision.locate import Camera
@@ -35,18 +35,33 @@ END_GAP_MM = 4.0
 WOOD_LIMIT = 0.2
 #: A palisade's side faces can turn well away from the light: wood is allowed to be this dark.
 WOOD_MIN_SHADE = 0.25
+#: ...and nearer wood than the face by at least this.
+WOOD_MARGIN = 0.0
+#: The printed line shows where the profile across it matches the face's this well (correlation),
+#: read over this half-width.
+LINE_MATCH = 0.6
+PROFILE_HALF_MM = 3.0
 #: A band differs from the face when its median pixel is further than this from it.
 FACE_LIMIT = 0.22
-SHARPNESS = 12.0
-MIDPOINT = 0.5
 
 
 @dataclass(frozen=True, eq=False)
 class SlotReading:
-    """Per slot (67, in slot number order): probability of a palisade, and the covered share."""
+    """Per slot (67, in slot number order): probability of a palisade, and the features it came from."""
 
     probabilities: FloatArray
-    covered: FloatArray
+    features: FloatArray
+
+
+#: The columns of :func:`slot_features`.
+FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "lean")
+
+#: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
+#: (``armadora bench fit-slots TUNING_DIR`` prints them again).
+WEIGHTS: tuple[float, ...] = (
+    -11.230, 3.911, 11.499, -0.892, 13.922, -14.274, -2.929,
+    5.720, -10.215, 2.229, 3.227, -3.620, 2.096, 3.579,
+)  # fmt: skip
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:
@@ -69,14 +84,15 @@ def _unproject(camera: Camera, pixels: FloatArray) -> FloatArray:
 
 
 def _band_samples(
-    view: View, leans: FloatArray, shift: float = 0.0
+    view: View, leans: FloatArray, shift: float = 0.0, half_mm: float | None = None
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """Pixel coordinates of each slot's band, shape (67, STEPS, across), and which steps to read.
 
     The band runs along the slot's line, moved across it by ``shift`` times the
     lean: 0 reads the palisade's foot, 1 where its top lands.
     """
-    across = np.arange(-BAND_HALF_MM, BAND_HALF_MM + 1e-9, 1.0 / view.px_per_mm)
+    half = BAND_HALF_MM if half_mm is None else half_mm
+    across = np.arange(-half, half + 1e-9, 1.0 / view.px_per_mm)
     along = np.linspace(0.0, PITCH_MM, STEPS)
     xs = np.empty((len(SLOTS), STEPS, len(across)))
     ys = np.empty_like(xs)
@@ -96,18 +112,93 @@ def _band_samples(
     return xs, ys, keep
 
 
+def _sample(image: FloatImage, xs: FloatArray, ys: FloatArray) -> FloatImage:
+    xi = np.clip(np.round(xs).astype(np.intp), 0, image.shape[1] - 1)
+    yi = np.clip(np.round(ys).astype(np.intp), 0, image.shape[0] - 1)
+    return image[yi, xi]
+
+
 def _band(
-    balanced: FloatImage, face: FloatImage, wood: FloatImage, xs: FloatArray, ys: FloatArray
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    tokens: tuple[FloatImage, ...],
+    xs: FloatArray,
+    ys: FloatArray,
+    glare: FloatImage | None = None,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per slot and step: is the band wood, and does it differ from the face."""
-    xi = np.clip(np.round(xs).astype(np.intp), 0, balanced.shape[1] - 1)
-    yi = np.clip(np.round(ys).astype(np.intp), 0, balanced.shape[0] - 1)
-    pixels = balanced[yi, xi]  # (67, STEPS, across, 3)
-    to_wood = shaded_distance(pixels, wood, min_shade=WOOD_MIN_SHADE)
-    to_face = shaded_distance(pixels, face[yi, xi])
-    woody = ((to_wood < to_face) & (to_wood < WOOD_LIMIT)).mean(axis=2) > 0.5
-    differs = np.median(to_face, axis=2) > FACE_LIMIT
+    """Per slot and step: is the band wood (rather than the face or a token), and does it differ from the face."""
+    pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
+    printed = _sample(face, xs, ys)
+    washed = None if glare is None else _sample(glare, xs, ys)
+    to_wood = shaded_distance(pixels, wood, min_shade=WOOD_MIN_SHADE, glare=washed)
+    to_other = shaded_distance(pixels, printed, glare=washed)
+    differs = np.median(to_other, axis=2) > FACE_LIMIT
+    for colour in tokens:
+        to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
+    woody = ((to_wood + WOOD_MARGIN < to_other) & (to_wood < WOOD_LIMIT)).mean(axis=2) > 0.5
     return woody, differs
+
+
+def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> FloatArray:
+    """Per slot and step, whether the printed grid line shows: its profile across matches the face's."""
+    grey_photo = balanced.sum(axis=-1)
+    grey_face = face.sum(axis=-1)
+    half = round(PROFILE_HALF_MM * view.px_per_mm)
+    xs, ys, _ = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0, half_mm=PROFILE_HALF_MM + 1.0)
+    photo = _sample(grey_photo, xs, ys)
+    printed = _sample(grey_face, xs, ys)
+    extra = (photo.shape[2] - (2 * half + 1)) // 2
+    reference = printed[..., extra : extra + 2 * half + 1]
+    reference = reference - reference.mean(axis=2, keepdims=True)
+    best = np.full(photo.shape[:2], -1.0)
+    for shift in range(-extra, extra + 1):
+        window = photo[..., extra + shift : extra + shift + 2 * half + 1]
+        window = window - window.mean(axis=2, keepdims=True)
+        ncc = (window * reference).sum(axis=2) / np.sqrt(
+            (window * window).sum(axis=2) * (reference * reference).sum(axis=2) + 1e-9
+        )
+        best = np.maximum(best, ncc)
+    return best > LINE_MATCH
+
+
+def slot_features(
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    camera: Camera | None,
+    view: View = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    glare: FloatImage | None = None,
+) -> FloatArray:
+    """What each slot looks like, as the share of its length showing each sign: shape (67, features).
+
+    Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
+    halfway to where its top lands, and there; the foot and the halfway band
+    differing from the face; the printed line still showing; and how far
+    tall things lean across the slot here (in palisade heights).
+    """
+    leans = leans_mm(camera)
+    columns = []
+    keep = np.ones((len(SLOTS), STEPS), bool)
+    for shift in (0.0, 0.5, 1.0):
+        xs, ys, keep_here = _band_samples(view, leans, shift)
+        if shift == 0.0:
+            keep = keep_here
+        woody, differs = _band(balanced, face, wood, tokens, xs, ys, glare)
+        columns.append(woody)
+        if shift < 1.0:
+            columns.append(differs)
+    columns.append(_line_visible(balanced, face, view))
+    shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
+    normals = np.array([_normal(slot) for slot in SLOTS])
+    lean_across = np.abs((leans * normals).sum(axis=1)) / PALISADE_HEIGHT_MM
+    return np.column_stack([*shares, lean_across])
+
+
+def _normal(slot: Slot) -> FloatArray:
+    (x0, y0), (x1, y1) = slot_segment_mm(slot)
+    return np.array([-(y1 - y0), x1 - x0]) / PITCH_MM
 
 
 def read_slots(
@@ -116,21 +207,57 @@ def read_slots(
     wood: FloatImage,
     camera: Camera | None,
     view: View = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    glare: FloatImage | None = None,
 ) -> SlotReading:
-    """Palisade probabilities for the 67 slots.
+    """Palisade probabilities for the 67 slots, from :func:`slot_features` through :data:`WEIGHTS`.
 
-    ``wood`` is the palisades' colour (float BGR); ``camera`` sees the board,
-    to know which way tall things lean (None: straight from above). A step
-    along a slot is covered when wood shows at the palisade's foot or where
-    its top lands, or when both its foot and its lit side differ from the face
-    (a side turned from the light is too dark to tell its colour).
+    ``wood`` is the palisades' colour and ``tokens`` the gold's and the
+    warriors' (float BGR), for wood not to be mistaken for them; ``camera``
+    sees the board, to know which way tall things lean (None: straight from
+    above); ``glare`` how much white may still wash each pixel out.
     """
-    leans = leans_mm(camera)
-    foot_x, foot_y, keep = _band_samples(view, leans, 0.0)
-    wood_foot, differs_foot = _band(balanced, face, wood, foot_x, foot_y)
-    wood_top, _ = _band(balanced, face, wood, *_band_samples(view, leans, 1.0)[:2])
-    _, differs_side = _band(balanced, face, wood, *_band_samples(view, leans, 0.5)[:2])
-    covered_step = wood_foot | wood_top | (differs_foot & differs_side)
-    covered = (covered_step & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
-    probabilities = 1.0 / (1.0 + np.exp(-SHARPNESS * (covered - MIDPOINT)))
-    return SlotReading(probabilities.astype(np.float64), covered.astype(np.float64))
+    features = slot_features(balanced, face, wood, camera, view, tokens, glare)
+    return SlotReading(palisade_probability(features), features)
+
+
+def model_inputs(features: FloatArray) -> FloatArray:
+    """The logistic model's inputs: the features, each also scaled by the lean, and a constant.
+
+    How much each sign counts depends on the angle: seen from above, wood at
+    the foot says it all; seen from the side, the foot shows a palisade's
+    shaded side and its top lands elsewhere.
+    """
+    lean = features[:, -1:]
+    return np.column_stack([features, features[:, :-1] * lean, np.ones(len(features))])
+
+
+def palisade_probability(features: FloatArray, weights: FloatArray | None = None) -> FloatArray:
+    """P(palisade) for each row of :func:`slot_features`."""
+    w = np.asarray(WEIGHTS if weights is None else weights, dtype=np.float64)
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(model_inputs(features) @ w, -30, 30))), dtype=np.float64)
+
+
+def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_], l2: float = 1e-3) -> FloatArray:
+    """Logistic-regression weights for :func:`palisade_probability`, by Newton's method.
+
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.random(400) < 0.3
+    >>> features = np.column_stack([truth * 0.8 + 0.2 * rng.random((6, 400)), rng.random(400)]).T
+    >>> features = features.reshape(400, 7)
+    >>> w = fit_weights(features, truth)
+    >>> bool(((palisade_probability(features, w) > 0.5) == truth).mean() > 0.95)
+    True
+    """
+    x = model_inputs(features)
+    y = labels.astype(np.float64)
+    w = np.zeros(x.shape[1])
+    for _ in range(60):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        gradient = x.T @ (p - y) + l2 * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
