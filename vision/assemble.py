@@ -126,9 +126,12 @@ def choose_cells(
     probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
+    # With the players named, each colour's supply is known; with them guessed from the colours
+    # seen, one misread cell could add a player and shrink everyone's supply, so only the largest
+    # supply (two players) bounds them.
+    limit = sum(supply_for(len(players) if players is not None else 2))
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
-    limit = sum(supply_for(len(players)))
     for name in players:
         column = colour_columns.get(name)
         if column is None:

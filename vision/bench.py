@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.profile import Profile
-from engine.board import SLOTS, Slot
+from engine.board import CELLS, GOLD_MASK, SLOTS, Slot
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL
 from vision.load import PhotoError
@@ -186,17 +186,19 @@ def main_scan(folder: Path, profile: Profile | None, as_json: bool) -> int:
     return 0
 
 
-def slot_training_data(
+def training_data(
     pairs: Iterable[tuple[Path, Path]], profile: Profile
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """The slot features of every board photo and whether each slot truly holds a palisade."""
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Slot features and truths, and cell signs and truths (cells off gold), of every board photo."""
+    from vision.cells import cell_signs
     from vision.load import read_photo
     from vision.scan import board_view, token_colours
-    from vision.slots import slot_features
+    from vision.slots import palisade_mask, slot_features
 
-    rows, labels = [], []
+    slot_rows, slot_labels, cell_rows, cell_labels = [], [], [], []
     wood = rgb_to_bgr_float(profile.wood)
-    tokens = tuple(token_colours(profile).values())
+    targets = token_colours(profile)
+    off_gold = np.array([not cell.bit & GOLD_MASK for cell in CELLS])
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         if not truth.get("board", True):
@@ -205,20 +207,33 @@ def slot_training_data(
             view = board_view(read_photo(photo).image, profile)
         except (NoBoardError, PhotoError):
             continue
-        rows.append(slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare))
         palisades = {Slot.between(tuple(a), tuple(b)) for a, b in truth.get("palisades", [])}
-        labels.append([slot in palisades for slot in SLOTS])
-    return np.vstack(rows), np.concatenate(labels).astype(bool)
+        tokens = tuple(targets.values())
+        slot_rows.append(slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare))
+        slot_labels.append([slot in palisades for slot in SLOTS])
+        hidden = palisade_mask(palisades, view.camera)
+        signs = cell_signs(view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
+        occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
+        cell_rows.append(signs.features[off_gold])
+        cell_labels.append([tuple(cell) in occupied for cell in CELLS if not cell.bit & GOLD_MASK])
+    return (
+        np.vstack(slot_rows),
+        np.concatenate(slot_labels).astype(bool),
+        np.vstack(cell_rows),
+        np.concatenate(cell_labels).astype(bool),
+    )
 
 
-def main_fit_slots(folder: Path) -> int:
-    """Fit the slot model on a tuning folder and print the weights to paste into vision/slots.py."""
+def main_fit(folder: Path) -> int:
+    """Fit the slot and cell models on a tuning folder; print the weights to paste into the readers."""
     from calibration.profile import default_profile
-    from vision.slots import fit_weights, palisade_probability
+    from vision import cells, slots
 
-    features, labels = slot_training_data(photos_with_truth(folder), default_profile())
-    weights = fit_weights(features, labels)
-    wrong = int(((palisade_probability(features, weights) > 0.5) != labels).sum())
-    print(f"# fitted on {len(labels)} slots of {folder}; {wrong} wrong on that same set")
-    print("WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    slot_x, slot_y, cell_x, cell_y = training_data(photos_with_truth(folder), default_profile())
+    for name, module, x, y in (("vision/slots.py", slots, slot_x, slot_y), ("vision/cells.py", cells, cell_x, cell_y)):
+        weights = module.fit_weights(x, y)
+        model = slots.palisade_probability if module is slots else cells.occupied_probability
+        wrong = int(((model(x, weights) > 0.5) != y).sum())
+        print(f"# {name}: fitted on {len(y)} examples of {folder}; {wrong} wrong on that same set")
+        print("WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
     return 0

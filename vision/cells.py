@@ -20,6 +20,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.colour import shaded_distance
 from vision.geometry import CANONICAL, View, cell_centre_mm
+from vision.logistic import fit_logistic, logistic
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -30,9 +31,9 @@ READ_RADIUS_MM = 8.5
 #: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
 FACE_LIMIT = 0.22
 FACE_BLUR_PX = 0.8
-#: Share of covered disc pixels at which a cell is as likely occupied as not, and how sharply.
-OCCUPANCY_MIDPOINT = 0.3
-OCCUPANCY_SHARPNESS = 25.0
+TOKEN_MARGIN = 0.0
+#: A covered pixel this much brighter than the face under it, of no token colour, is an emblem.
+LIGHT_RATIO = 1.25
 #: A covered pixel further than this from every token colour does not vote (emblems, numerals).
 VOTE_LIMIT = 0.42
 
@@ -89,38 +90,109 @@ def _face_distance(photo_px: FloatImage, face: FloatImage, view: View, glare: Fl
     return best
 
 
+@dataclass(frozen=True, eq=False)
+class CellSigns:
+    """What each cell's disc shows (40 rows): the signs weighed for occupancy, and the colour votes."""
+
+    features: FloatArray
+    shares: FloatArray
+
+
+#: The columns of :attr:`CellSigns.features`.
+FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare")
+
+#: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
+#: (``armadora bench fit TUNING_DIR`` prints them again).
+WEIGHTS: tuple[float, ...] = (
+    19.157, -2.168, 13.100, -25.354, 22.754, -1.386, -33.553, 12.575, -29.179, 5.041,
+)  # fmt: skip
+
+
+def cell_signs(
+    balanced: FloatImage,
+    face: FloatImage,
+    targets: dict[str, FloatImage],
+    view: View = CANONICAL,
+    glare: FloatImage | None = None,
+    hidden: npt.NDArray[np.bool_] | None = None,
+) -> CellSigns:
+    """The signs of a token on each cell's disc, and the share of colour votes for each target.
+
+    Signs, as shares of the disc's visible pixels: unlike the face (or more
+    like a token than the face); of a token's colour; light and unlike the
+    face (an emblem); and, for how far to trust them, how dark the face is
+    there and how much glare.
+    """
+    photo_px = cell_pixels(balanced, view)
+    face_px = cell_pixels(face, view)
+    glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
+    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view, glare_px)
+    to_target = np.stack(
+        [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
+    )
+    nearest_distance = np.min(to_target, axis=-1)
+    covered = (face_px_distance > FACE_LIMIT) | (nearest_distance + TOKEN_MARGIN < face_px_distance)
+    seen = np.ones(covered.shape, bool) if hidden is None else ~cell_pixels(hidden[..., None], view)[..., 0]
+    covered &= seen
+    visible = np.maximum(seen.sum(axis=1), 1)
+    votes_for = covered & (nearest_distance < VOTE_LIMIT)
+    light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
+    features = np.column_stack(
+        [
+            covered.sum(axis=1) / visible,
+            votes_for.sum(axis=1) / visible,
+            light.sum(axis=1) / visible,
+            1.0 - face_px.sum(axis=-1).mean(axis=1) / 3,
+            np.zeros(len(CELLS)) if glare_px is None else glare_px.mean(axis=1),
+        ]
+    )
+    nearest = np.argmin(to_target, axis=-1)
+    counts = np.stack([((nearest == k) & votes_for).sum(axis=1) for k in range(len(targets))], axis=-1)
+    shares = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 0.5 * len(targets))
+    return CellSigns(features.astype(np.float64), shares.astype(np.float64))
+
+
+def model_inputs(features: FloatArray) -> FloatArray:
+    """The occupancy model's inputs: the features, the first two against the rest, and a constant."""
+    trust = features[:, 3:5]
+    products = (features[:, 0:2, None] * trust[:, None, :]).reshape(len(features), -1)
+    return np.column_stack([features, products, np.ones(len(features))])
+
+
+def occupied_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:
+    """P(a token on the cell) for each row of :attr:`CellSigns.features`."""
+    return logistic(model_inputs(features), weights)
+
+
+def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+    """Weights for :func:`occupied_probability`, fitted to cells whose truth is known."""
+    return fit_logistic(model_inputs(features), labels)
+
+
 def read_cells(
     balanced: FloatImage,
     face: FloatImage,
     targets: dict[str, FloatImage],
     view: View = CANONICAL,
     glare: FloatImage | None = None,
+    hidden: npt.NDArray[np.bool_] | None = None,
 ) -> CellReading:
     """Label probabilities for the 40 cells.
 
     ``balanced`` is the view under the face's own light, ``face`` the profile's
     face in the same view (both float BGR), ``targets`` the colours to tell
     apart: ``"gold"`` first, then each player's colour, as float BGR;
-    ``glare`` how much white glare may still wash each pixel out.
+    ``glare`` how much white glare may still wash each pixel out; ``hidden``
+    where palisades lean over the board, which is not looked at.
 
-    Whether a cell holds anything is how much of its disc no longer looks
-    like the face; what it holds is whichever colour most of those pixels are.
+    Whether a cell holds anything comes from :func:`cell_signs` through
+    :data:`WEIGHTS`; what it holds is whichever colour most of its covered
+    pixels are.
     """
-    photo_px = cell_pixels(balanced, view)
-    glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
-    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view, glare_px)
-    covered = face_px_distance > FACE_LIMIT
-    occupancy = covered.mean(axis=1)
-    to_target = np.stack(
-        [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
-    )
-    nearest = np.argmin(to_target, axis=-1)
-    votes_for = covered & (np.min(to_target, axis=-1) < VOTE_LIMIT)
-    counts = np.stack([((nearest == k) & votes_for).sum(axis=1) for k in range(len(targets))], axis=-1)
-    shares = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 0.5 * len(targets))
-    occupied = 1.0 / (1.0 + np.exp(-OCCUPANCY_SHARPNESS * (occupancy - OCCUPANCY_MIDPOINT)))
-    probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * shares], axis=1)
-    unexplained = (covered & ~votes_for).sum(axis=1) / np.maximum(covered.sum(axis=1), 1)
+    signs = cell_signs(balanced, face, targets, view, glare, hidden)
+    occupied = occupied_probability(signs.features)
+    probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
     colours = tuple(name for name in targets if name != "gold")
-    votes = np.concatenate([occupancy[:, None], shares], axis=1)
-    return CellReading(colours, probabilities.astype(np.float64), votes.astype(np.float64), unexplained * occupancy)
+    votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
+    unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
+    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained)

@@ -40,10 +40,10 @@ def register_bench(bench_subparsers: Any) -> None:
     parser.add_argument("--profile", metavar="PROFILE")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
-    summary = "fit the slot reader's weights on a tuning folder (never the test set) and print them"
-    fit = bench_subparsers.add_parser("fit-slots", help=summary, description=summary)
+    summary = "fit the slot and cell readers' weights on a tuning folder (never the test set); print them"
+    fit = bench_subparsers.add_parser("fit", help=summary, description=summary)
     fit.add_argument("folder", metavar="TUNING_DIR", type=Path)
-    fit.set_defaults(run=_run_fit_slots)
+    fit.set_defaults(run=_run_fit)
 
 
 def _profile(path: str | None) -> Any:
@@ -113,10 +113,10 @@ def _run_bench(args: argparse.Namespace) -> int:
     return main_scan(args.folder, profile, args.json)
 
 
-def _run_fit_slots(args: argparse.Namespace) -> int:
-    from vision.bench import main_fit_slots
+def _run_fit(args: argparse.Namespace) -> int:
+    from vision.bench import main_fit
 
     if not args.folder.is_dir():
-        print(f"armadora bench fit-slots: {args.folder} is not a folder", file=sys.stderr)
+        print(f"armadora bench fit: {args.folder} is not a folder", file=sys.stderr)
         return 2
-    return main_fit_slots(args.folder)
+    return main_fit(args.folder)

@@ -29,7 +29,7 @@ from vision.load import Photo, load_photo
 from vision.locate import Camera, Located, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import read_slots
+from vision.slots import palisade_mask, read_slots
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -153,7 +153,6 @@ def scan_image(
     profile = profile or default_profile()
     view = board_view(image, profile, timer)
     targets = token_colours(profile)
-    cells = timer.run("cells", read_cells, view.balanced, view.face, targets, CANONICAL, view.glare)
     wood = rgb_to_bgr_float(profile.wood)
     slots = timer.run(
         "slots",
@@ -166,6 +165,8 @@ def scan_image(
         tuple(targets.values()),
         view.glare,
     )
+    hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
+    cells = timer.run("cells", read_cells, view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
         assembled = assemble(cells, slots, gold, players=players, variant=variant)

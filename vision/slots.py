@@ -12,15 +12,27 @@ camera makes things lean toward is left out, by the length of that lean.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+import cv2
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.board import SLOTS, Slot
 from vision.colour import shaded_distance
-from vision.geometry import CANONICAL, PALISADE_HEIGHT_MM, PITCH_MM, View, slot_segment_mm
+from vision.geometry import (
+    CANONICAL,
+    PALISADE_HEIGHT_MM,
+    PALISADE_LENGTH_MM,
+    PALISADE_WIDTH_MM,
+    PITCH_MM,
+    View,
+    slot_segment_mm,
+)
 from vision.locate import Camera
+from vision.logistic import fit_logistic, logistic
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -57,10 +69,10 @@ class SlotReading:
 FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "lean")
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit-slots TUNING_DIR`` prints them again).
+#: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    -11.230, 3.911, 11.499, -0.892, 13.922, -14.274, -2.929,
-    5.720, -10.215, 2.229, 3.227, -3.620, 2.096, 3.579,
+    -10.742, 0.084, 13.092, 1.647, 12.561, -13.454, -2.304,
+    5.692, -2.483, -2.459, -0.903, -2.377, 2.847, 2.677,
 )  # fmt: skip
 
 
@@ -232,32 +244,35 @@ def model_inputs(features: FloatArray) -> FloatArray:
     return np.column_stack([features, features[:, :-1] * lean, np.ones(len(features))])
 
 
-def palisade_probability(features: FloatArray, weights: FloatArray | None = None) -> FloatArray:
+def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:
     """P(palisade) for each row of :func:`slot_features`."""
-    w = np.asarray(WEIGHTS if weights is None else weights, dtype=np.float64)
-    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(model_inputs(features) @ w, -30, 30))), dtype=np.float64)
+    return logistic(model_inputs(features), weights)
 
 
-def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_], l2: float = 1e-3) -> FloatArray:
-    """Logistic-regression weights for :func:`palisade_probability`, by Newton's method.
+def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+    """Weights for :func:`palisade_probability`, fitted to slots whose truth is known.
 
     >>> rng = np.random.default_rng(0)
     >>> truth = rng.random(400) < 0.3
-    >>> features = np.column_stack([truth * 0.8 + 0.2 * rng.random((6, 400)), rng.random(400)]).T
-    >>> features = features.reshape(400, 7)
+    >>> features = np.column_stack([truth[:, None] * 0.8 + 0.2 * rng.random((400, 6)), rng.random(400)])
     >>> w = fit_weights(features, truth)
     >>> bool(((palisade_probability(features, w) > 0.5) == truth).mean() > 0.95)
     True
     """
-    x = model_inputs(features)
-    y = labels.astype(np.float64)
-    w = np.zeros(x.shape[1])
-    for _ in range(60):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        gradient = x.T @ (p - y) + l2 * w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
+    return fit_logistic(model_inputs(features), labels)
+
+
+def palisade_mask(slots: Iterable[Slot], camera: Camera | None, view: View = CANONICAL) -> npt.NDArray[np.bool_]:
+    """Where the given palisades hide the board in ``view``: each one's foot, top and what lies between."""
+    mask = np.zeros((view.size[1], view.size[0]), np.uint8)
+    leans = leans_mm(camera)
+    for slot in slots:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        along = np.array([x1 - x0, y1 - y0]) / PITCH_MM * (PALISADE_LENGTH_MM / 2)
+        across = _normal(slot) * (PALISADE_WIDTH_MM / 2 + 0.5)
+        foot = np.array([middle + sa * along + sc * across for sa in (-1, 1) for sc in (-1, 1)])
+        outline = np.vstack([foot, foot + leans[slot.number]]) * view.px_per_mm
+        hull = cv2.convexHull(np.round(outline).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 1)
+    return mask.astype(bool)
