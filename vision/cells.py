@@ -27,7 +27,7 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Radius of the disc read at each cell's centre: a 32 mm warrior 5 mm off centre and turned 15
 #: degrees still covers 9 mm around it.
-READ_RADIUS_MM = 8.5
+READ_RADIUS_MM = 12.0
 #: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
 FACE_LIMIT = 0.22
 FACE_BLUR_PX = 0.8
@@ -104,7 +104,7 @@ FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare")
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    19.157, -2.168, 13.100, -25.354, 22.754, -1.386, -33.553, 12.575, -29.179, 5.041,
+    13.492, -8.826, 20.672, -39.534, 21.665, 16.947, -29.964, 18.388, -29.431, 11.096,
 )  # fmt: skip
 
 

@@ -24,7 +24,7 @@ Image = npt.NDArray[np.uint8]
 
 #: The long side, in pixels, at which photos are searched for the board; then the fallbacks.
 SEARCH_LONG_SIDE = 1024
-SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift", 1600))
+SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift", 1280))
 #: Pixels a millimetre of the face image features are taken from.
 FACE_PX_PER_MM = 2.0
 

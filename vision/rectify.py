@@ -29,6 +29,7 @@ GAIN_SIGMA_BLOCKS = 2.0
 FACE_RESIDUAL = 0.12
 #: How much the whole photo's light counts in each window, against the window's own face pixels.
 LIGHT_PRIOR = 0.15
+GLARE_FLOOR = 0.0
 
 
 
@@ -79,7 +80,11 @@ def to_float(image: Image) -> FloatImage:
 
 
 def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
-    """Per pixel, how badly ``p ~ b * f + o * white`` (o >= 0) fits over the 3 channels, relative to ``f``."""
+    """Per pixel, how badly ``p ~ b * f + o * white`` (o >= 0) fits over the 3 channels, relative to ``f``.
+
+    ``b`` is held to plausible light (0.3..2), so that a colour does not
+    explain a pixel merely by being scaled into it.
+    """
     ff, fw, ww = (f * f).sum(axis=-1), (f * white).sum(axis=-1), float((white * white).sum())
     pf, pw = (p * f).sum(axis=-1), (p * white).sum(axis=-1)
     det = ww * ff - fw * fw
@@ -89,11 +94,14 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
     negative = o < 0
     o = np.where(negative, 0.0, o)
     b = np.where(negative, pf / np.maximum(ff, 1e-4), b)
+    b = np.clip(b, 0.3, 2.0)
     fitted = b[..., None] * f + o[..., None] * white
     return (np.linalg.norm(p - fitted, axis=-1) / np.sqrt(np.maximum(ff, 0.03))).astype(np.float32)
 
 
-def light_model(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> tuple[FloatImage, FloatImage]:
+def light_model(
+    photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+) -> tuple[FloatImage, FloatImage]:
     """The light at each pixel of ``photo``: a per-channel gain, and an offset of white glare.
 
     Both images are float BGR of the same size. Where the face shows, the
@@ -101,8 +109,9 @@ def light_model(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> 
     ``colour`` is one for the whole photo; ``brightness`` (vignetting, broad
     shadows) and ``glare`` vary smoothly. A pixel shows the face when some
     brightness and glare explain it; those pixels are pooled over windows of a
-    few centimetres for a least-squares fit. The work is done at 1 pixel a
-    millimetre.
+    few centimetres for a least-squares fit. Where tokens cover the face (a
+    finished game), a pixel may show one of the ``tokens`` colours instead,
+    whichever fits best. The work is done at 1 pixel a millimetre.
     """
     coarse = (round(photo.shape[1] / view.px_per_mm), round(photo.shape[0] / view.px_per_mm))
     p = cv2.resize(photo, coarse, interpolation=cv2.INTER_AREA)
@@ -111,7 +120,15 @@ def light_model(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> 
     # Work in the face's light: there, white glare has the colour 1 / colour.
     p = p / colour
     white = (1.0 / colour).astype(np.float32)
-    weight = (_affine_fit(p, f, white) < FACE_RESIDUAL).astype(np.float32)
+    residual = _affine_fit(p, f, white)
+    shows_face = residual < FACE_RESIDUAL
+    for token in tokens:
+        flat = np.broadcast_to(token, f.shape)
+        fits = _affine_fit(p, flat, white)
+        better = ~shows_face & (fits < residual)
+        f = np.where(better[..., None], flat, f)
+        residual = np.where(better, fits, residual)
+    weight = (residual < FACE_RESIDUAL).astype(np.float32)
     blocks = (max(1, round(coarse[0] / GAIN_BLOCK_MM)), max(1, round(coarse[1] / GAIN_BLOCK_MM)))
 
     def local_sum(x: FloatImage) -> FloatImage:
@@ -136,12 +153,15 @@ def light_model(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> 
     return gain.astype(np.float32), glare.astype(np.float32)
 
 
-def balance(photo: FloatImage, face: FloatImage, view: View = CANONICAL) -> tuple[FloatImage, FloatImage]:
+def balance(
+    photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+) -> tuple[FloatImage, FloatImage]:
     """The photo under the face's own light with the glare taken off, and how much glare there was.
 
     The glare (per pixel, in the balanced image's units) tells the readers
     where colours may still be washed out by what the smooth fit missed.
     """
-    gain, offset = light_model(photo, face, view)
+    gain, offset = light_model(photo, face, view, tokens)
     balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
-    return balanced, (offset[..., 0] / gain.mean(axis=-1)).astype(np.float32)
+    # Glare the smooth fit missed (it is sharper than the fit, or over hidden face) may remain anywhere.
+    return balanced, (offset[..., 0] / gain.mean(axis=-1) + GLARE_FLOOR).astype(np.float32)

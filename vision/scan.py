@@ -129,7 +129,8 @@ def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> B
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
         face = face_view(profile, CANONICAL)
-        balanced, glare = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL)
+        tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
+        balanced, glare = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
     return BoardView(located, camera, balanced, glare, face)
 
 

@@ -71,8 +71,8 @@ FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top"
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    -10.742, 0.084, 13.092, 1.647, 12.561, -13.454, -2.304,
-    5.692, -2.483, -2.459, -0.903, -2.377, 2.847, 2.677,
+    -10.551, 0.572, 15.001, -2.319, 9.641, -13.960, -4.706,
+    5.176, -1.873, -4.618, 3.813, 1.153, 4.519, 3.736,
 )  # fmt: skip
 
 
