@@ -26,7 +26,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -88,7 +88,9 @@ class Profile:
             jpeg = base64.b64decode(document["face_jpeg"], validate=True)
         except (KeyError, TypeError, binascii.Error) as error:
             raise ProfileError("face_jpeg: missing or not base64") from error
-        face = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        face = cast(
+            npt.NDArray[np.uint8] | None, cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        )
         if face is None:
             raise ProfileError("face_jpeg: not a JPEG image")
         colours = document.get("colours")
@@ -122,7 +124,7 @@ def _rgb(text: Any, where: str) -> RGB:
 @cache
 def default_profile() -> Profile:
     """The reference kit of the board specification."""
-    face = cv2.imread(str(REFERENCE_DIR / "board.jpg"), cv2.IMREAD_COLOR)
+    face = cast(npt.NDArray[np.uint8] | None, cv2.imread(str(REFERENCE_DIR / "board.jpg"), cv2.IMREAD_COLOR))
     if face is None:
         raise ProfileError(f"the reference board art is missing from {REFERENCE_DIR}")
     return Profile(name="reference", face=face, colours=dict(REFERENCE_COLOURS))

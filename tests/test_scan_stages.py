@@ -159,9 +159,22 @@ def test_balance_undoes_a_warm_light() -> None:
     warm = np.clip(photo * np.array([0.55, 0.9, 1.15]), 0, 255).astype(np.uint8)  # BGR: less blue
     face = face_view(default_profile())
     view = to_float(rectify(warm, truth, CANONICAL))
-    balanced, gain = balance(view, face)
-    assert gain[..., 0].mean() < 0.7 < gain[..., 2].mean()
+    balanced, glare = balance(view, face)
     assert np.abs(balanced - face).mean() < 0.5 * np.abs(view - face).mean()
+    assert glare.mean() < 0.02  # a colour cast is not glare
+
+
+def test_balance_takes_off_glare() -> None:
+    photo, truth = photo_of_face([[200, 150], [1400, 150], [1400, 945], [200, 945]])
+    ys, xs = np.mgrid[: photo.shape[0], : photo.shape[1]]
+    wash = 0.6 * np.exp(-((xs - 800) ** 2 + (ys - 550) ** 2) / (2 * 150.0**2))[..., None]
+    glared = (photo * (1 - wash) + 250 * wash).astype(np.uint8)
+    face = face_view(default_profile())
+    view = to_float(rectify(glared, truth, CANONICAL))
+    balanced, glare = balance(view, face)
+    centre = (slice(230, 300), slice(360, 440))  # the glare's middle in the 2 px/mm view
+    assert glare[centre].mean() > 0.1 > 5 * glare[:60, :60].mean()  # found where it is, not elsewhere
+    assert np.abs(balanced - face)[centre].mean() < 0.5 * np.abs(view - face)[centre].mean()
 
 
 # --- slots and cells: the rules pick the allowed reading --------------------------------------------
@@ -196,7 +209,7 @@ def test_choose_cells_puts_gold_on_gold_cells_and_warriors_elsewhere() -> None:
     probs[Cell(2, 2).number] = [0.1, 0.6, 0.3, 0, 0, 0]  # "gold" off a gold cell: the next best is orange
     probs[Cell(0, 3).number] = [0.0, 0.3, 0.7, 0, 0, 0]  # "orange" on a gold cell: it is gold
     cells = CellReading(COLOURS, probs, probs, np.zeros(40))
-    labels, _, players, _ = choose_cells(cells, None)
+    labels, _, _, _ = choose_cells(cells, None)
     assert labels[Cell(2, 2).number] == 2 and labels[Cell(0, 3).number] == GOLD
 
 
@@ -248,8 +261,16 @@ def test_match_colours_is_one_to_one() -> None:
 
 
 def test_compare_counts_gold_values() -> None:
-    truth = {"gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 6}], "warriors": [], "palisades": []}
-    read = {"gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 5}], "warriors": [], "palisades": []}
+    truth = {
+        "gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 6}],
+        "warriors": [],
+        "palisades": [],
+    }
+    read = {
+        "gold": [{"cell": [0, 3], "value": 7}, {"cell": [1, 1], "value": 5}],
+        "warriors": [],
+        "palisades": [],
+    }
     result = compare(read, truth)
     assert (result.gold_right, result.gold_total, result.exact) == (1, 2, True)
 

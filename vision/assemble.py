@@ -119,6 +119,7 @@ def choose_cells(
     probs[~on_gold, GOLD] = 0.0
     probs[on_gold, :] = 0.0
     probs[on_gold, GOLD] = 1.0
+    column: int | None
     if players is not None:
         for name, column in colour_columns.items():
             if name not in players:
@@ -155,7 +156,9 @@ def choose_cells(
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
             warnings.append(
-                ScanWarning("gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,))
+                ScanWarning(
+                    "gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,)
+                )
             )
     return labels, confidence, players, warnings
 
@@ -191,6 +194,7 @@ def assemble(
     names = ("empty", "gold", *cells.colours)
     gold: list[Gold] = []
     warriors: list[Warrior] = []
+    number: int | np.intp
     for number, label in enumerate(labels):
         cell = CELLS[number]
         if label == GOLD:

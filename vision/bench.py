@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.profile import Profile
-from engine.board import CELLS, GOLD_MASK, SLOTS, Slot
+from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL
 from vision.load import PhotoError
@@ -207,9 +207,11 @@ def training_data(
             view = board_view(read_photo(photo).image, profile)
         except (NoBoardError, PhotoError):
             continue
-        palisades = {Slot.between(tuple(a), tuple(b)) for a, b in truth.get("palisades", [])}
+        palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
         tokens = tuple(targets.values())
-        slot_rows.append(slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare))
+        slot_rows.append(
+            slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare)
+        )
         slot_labels.append([slot in palisades for slot in SLOTS])
         hidden = palisade_mask(palisades, view.camera)
         signs = cell_signs(view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
@@ -230,7 +232,10 @@ def main_fit(folder: Path) -> int:
     from vision import cells, slots
 
     slot_x, slot_y, cell_x, cell_y = training_data(photos_with_truth(folder), default_profile())
-    for name, module, x, y in (("vision/slots.py", slots, slot_x, slot_y), ("vision/cells.py", cells, cell_x, cell_y)):
+    for name, module, x, y in (
+        ("vision/slots.py", slots, slot_x, slot_y),
+        ("vision/cells.py", cells, cell_x, cell_y),
+    ):
         weights = module.fit_weights(x, y)
         model = slots.palisade_probability if module is slots else cells.occupied_probability
         wrong = int(((model(x, weights) > 0.5) != y).sum())

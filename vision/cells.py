@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ from vision.logistic import fit_logistic, logistic
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
+ScalarT = TypeVar("ScalarT", bound=np.generic)
 
 #: Radius of the disc read at each cell's centre: a 32 mm warrior 5 mm off centre and turned 15
 #: degrees still covers 9 mm around it.
@@ -69,16 +71,21 @@ def _disc_offsets(view: View, radius_mm: float) -> tuple[npt.NDArray[np.intp], n
     return dy[inside], dx[inside]
 
 
-def cell_pixels(image: FloatImage, view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM) -> FloatImage:
+def cell_pixels(
+    image: npt.NDArray[ScalarT], view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
+) -> npt.NDArray[ScalarT]:
     """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
     dy, dx = _disc_offsets(view, radius_mm)
     centres = np.array([view.to_px(*cell_centre_mm(cell)) for cell in CELLS])
     ys = np.round(centres[:, 1:2]).astype(np.intp) + dy[None, :]
     xs = np.round(centres[:, 0:1]).astype(np.intp) + dx[None, :]
-    return image[ys, xs]
+    pixels: npt.NDArray[ScalarT] = image[ys, xs]
+    return pixels
 
 
-def _face_distance(photo_px: FloatImage, face: FloatImage, view: View, glare: FloatImage | None) -> FloatImage:
+def _face_distance(
+    photo_px: FloatImage, face: FloatImage, view: View, glare: FloatImage | None
+) -> FloatImage:
     """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
     best: FloatImage | None = None
     for dy in (-1, 0, 1):
@@ -126,7 +133,9 @@ def cell_signs(
     photo_px = cell_pixels(balanced, view)
     face_px = cell_pixels(face, view)
     glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
-    face_px_distance = _face_distance(photo_px, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX), view, glare_px)
+    face_px_distance = _face_distance(
+        photo_px, cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)), view, glare_px
+    )
     to_target = np.stack(
         [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
     )

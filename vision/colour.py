@@ -4,8 +4,9 @@ A surface in a shadow, or further from the lamp, keeps its colour's direction
 and loses brightness. Distances here allow a factor ``s`` on the reference
 colour, within bounds, and charge a little for how far ``s`` is from 1.
 
->>> pixels = np.array([[0.5, 0.25, 0.1]], np.float32)
->>> float(shaded_distance(pixels, np.array([1.0, 0.5, 0.2], np.float32))[0]) < 0.01
+>>> orange = np.array([0.14, 0.48, 0.88], np.float32)
+>>> in_shadow, gold = orange * 0.6, np.array([0.16, 0.65, 0.83], np.float32)
+>>> bool(shaded_distance(in_shadow, orange) < shaded_distance(gold, orange))
 True
 """
 
@@ -41,7 +42,9 @@ def shaded_distance(
         dot = (pixels * reference).sum(axis=-1)
         dot_p1 = pixels.sum(axis=-1)
         det = ones * norm2 - dot_r1 * dot_r1
-        white = np.where(np.abs(det) > 1e-5, (norm2 * dot_p1 - dot_r1 * dot) / np.where(det == 0, 1, det), 0.0)
+        white = np.where(
+            np.abs(det) > 1e-5, (norm2 * dot_p1 - dot_r1 * dot) / np.where(det == 0, 1, det), 0.0
+        )
         white = np.clip(white, 0.0, glare)
         pixels = pixels - white[..., None]
     dot = (pixels * reference).sum(axis=-1)
@@ -49,7 +52,8 @@ def shaded_distance(
     residual = pixels - shade[..., None] * reference
     size = np.sqrt(np.maximum(norm2, 0.06))
     distance = np.sqrt((residual * residual).sum(axis=-1)) / size
-    return (distance + SHADE_COST * np.abs(np.log(shade))).astype(np.float32)
+    result: FloatImage = (distance + SHADE_COST * np.abs(np.log(shade))).astype(np.float32)
+    return result
 
 
 def rgb_to_bgr_float(rgb: tuple[int, int, int]) -> FloatImage:

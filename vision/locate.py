@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
@@ -21,6 +22,7 @@ from vision.geometry import BOARD_H_MM, BOARD_W_MM, board_corners_mm
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
+Descriptors = npt.NDArray[np.uint8] | npt.NDArray[np.float32]
 
 #: The long side, in pixels, at which photos are searched for the board; then the fallbacks.
 SEARCH_LONG_SIDE = 1024
@@ -54,7 +56,7 @@ class FaceFeatures:
 
     kind: str
     points_mm: npt.NDArray[np.float32]
-    descriptors: npt.NDArray[np.uint8] | npt.NDArray[np.float32]
+    descriptors: Descriptors
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,17 +79,17 @@ def project(homography: FloatArray, points: npt.ArrayLike) -> FloatArray:
     array([[2., 3.]])
     """
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+    return cast(FloatArray, cv2.perspectiveTransform(pts, homography)).reshape(-1, 2)
 
 
 def _detector(kind: str) -> cv2.Feature2D:
     if kind == "orb":
-        return cv2.ORB_create(nfeatures=3000)
-    return cv2.SIFT_create(nfeatures=3000, contrastThreshold=0.02)
+        return cast(cv2.Feature2D, cv2.ORB_create(nfeatures=3000))  # type: ignore[attr-defined]
+    return cast(cv2.Feature2D, cv2.SIFT_create(nfeatures=3000, contrastThreshold=0.02))  # type: ignore[attr-defined]
 
 
 def _grey(image: Image) -> Image:
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) if image.ndim == 3 else image
 
 
 @lru_cache(maxsize=8)
@@ -97,7 +99,7 @@ def face_features(profile: Profile, kind: str = "orb") -> FaceFeatures:
     small = cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA)
     keypoints, descriptors = _detector(kind).detectAndCompute(small, None)
     points = np.array([kp.pt for kp in keypoints], np.float32) / FACE_PX_PER_MM
-    return FaceFeatures(kind, points, descriptors)
+    return FaceFeatures(kind, points, cast(Descriptors, descriptors))
 
 
 def locate(image: Image, profile: Profile) -> Located:
@@ -123,7 +125,7 @@ def locate(image: Image, profile: Profile) -> Located:
 def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | None:
     factor = min(1.0, long_side / max(grey.shape))
     if factor < 1.0:
-        grey = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        grey = cast(Image, cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA))
     keypoints, descriptors = _detector(features.kind).detectAndCompute(grey, None)
     if descriptors is None or len(keypoints) < GUIDED_K:
         return None
@@ -146,7 +148,9 @@ def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | Non
     # its nearest few in appearance lands near it, which finds many that the ratio test threw away.
     cap = GUIDED_MAX_DISTANCE if features.kind == "orb" else np.inf
     for _ in range(GUIDED_ROUNDS):
-        predicted = project(homography, features.points_mm[train.ravel()]).reshape(-1, GUIDED_K, 2)
+        predicted = project(cast(FloatArray, homography), features.points_mm[train.ravel()]).reshape(
+            -1, GUIDED_K, 2
+        )
         gap = np.linalg.norm(predicted - photo_all[query][:, None, :], axis=2)
         near = (gap < GUIDED_RADIUS_PX) & (distance < cap)
         has = near.any(axis=1)
@@ -154,7 +158,11 @@ def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | Non
             break
         pick = np.argmax(near, axis=1)[has]
         refined, refined_mask = cv2.findHomography(
-            features.points_mm[train[has, pick]], photo_all[query[has]], cv2.USAC_MAGSAC, 2.0, confidence=0.999
+            features.points_mm[train[has, pick]],
+            photo_all[query[has]],
+            cv2.USAC_MAGSAC,
+            2.0,
+            confidence=0.999,
         )
         if refined is None or refined_mask is None or refined_mask.sum() < mask.sum():
             break

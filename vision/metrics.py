@@ -45,7 +45,7 @@ def _labels(document: dict[str, Any]) -> dict[Cell, str]:
 
 
 def _slots(document: dict[str, Any]) -> set[Slot]:
-    return {Slot.between(tuple(a), tuple(b)) for a, b in document.get("palisades", [])}
+    return {Slot.between(Cell(*a), Cell(*b)) for a, b in document.get("palisades", [])}
 
 
 def match_colours(read: dict[Cell, str], truth: dict[Cell, str]) -> dict[str, str]:

@@ -10,6 +10,7 @@ compared with the face and with the tokens' printed colours directly.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 import cv2
 import numpy as np
@@ -32,7 +33,6 @@ LIGHT_PRIOR = 0.15
 GLARE_FLOOR = 0.0
 
 
-
 def rectify(image: Image, homography: FloatArray, view: View = CANONICAL) -> Image:
     """The board face seen straight from above, ``view.px_per_mm`` pixels a millimetre.
 
@@ -42,15 +42,18 @@ def rectify(image: Image, homography: FloatArray, view: View = CANONICAL) -> Ima
     to_image = homography @ np.linalg.inv(view.from_mm())
     scale = _pixels_per_view_pixel(to_image, view)
     while scale > 2.5:
-        image = cv2.pyrDown(image)
+        image = cast(Image, cv2.pyrDown(image))
         to_image = np.diag([0.5, 0.5, 1.0]) @ to_image
         scale /= 2
-    return cv2.warpPerspective(
-        image,
-        to_image,
-        view.size,
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
+    return cast(
+        Image,
+        cv2.warpPerspective(
+            image,
+            to_image,
+            view.size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        ),
     )
 
 
@@ -64,14 +67,14 @@ def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
 @cache
 def _face_view(face_id: int, view: View, face: bytes, shape: tuple[int, int, int]) -> FloatImage:
     image = np.frombuffer(face, np.uint8).reshape(shape)
-    small = cv2.resize(image, view.size, interpolation=cv2.INTER_AREA)
+    small = cast(Image, cv2.resize(image, view.size, interpolation=cv2.INTER_AREA))
     return to_float(small)
 
 
 def face_view(profile: Profile, view: View = CANONICAL) -> FloatImage:
     """The profile's face in ``view``, as float BGR in 0..1 (computed once a process)."""
     face = np.ascontiguousarray(profile.face)
-    return _face_view(id(profile), view, face.tobytes(), face.shape)  # type: ignore[arg-type]
+    return _face_view(id(profile), view, face.tobytes(), face.shape)
 
 
 def to_float(image: Image) -> FloatImage:
@@ -96,7 +99,9 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
     b = np.where(negative, pf / np.maximum(ff, 1e-4), b)
     b = np.clip(b, 0.3, 2.0)
     fitted = b[..., None] * f + o[..., None] * white
-    return (np.linalg.norm(p - fitted, axis=-1) / np.sqrt(np.maximum(ff, 0.03))).astype(np.float32)
+    distance = np.linalg.norm(p - fitted, axis=-1) / np.sqrt(np.maximum(ff, 0.03))
+    residual: FloatImage = distance.astype(np.float32)
+    return residual
 
 
 def light_model(
@@ -114,8 +119,8 @@ def light_model(
     whichever fits best. The work is done at 1 pixel a millimetre.
     """
     coarse = (round(photo.shape[1] / view.px_per_mm), round(photo.shape[0] / view.px_per_mm))
-    p = cv2.resize(photo, coarse, interpolation=cv2.INTER_AREA)
-    f = cv2.resize(face, coarse, interpolation=cv2.INTER_AREA)
+    p = cast(FloatImage, cv2.resize(photo, coarse, interpolation=cv2.INTER_AREA))
+    f = cast(FloatImage, cv2.resize(face, coarse, interpolation=cv2.INTER_AREA))
     colour = np.median((p / np.maximum(f, 0.02)).reshape(-1, 3)[::7], axis=0).astype(np.float32)
     # Work in the face's light: there, white glare has the colour 1 / colour.
     p = p / colour
@@ -133,7 +138,9 @@ def light_model(
 
     def local_sum(x: FloatImage) -> FloatImage:
         small = cv2.resize(weight * x, blocks, interpolation=cv2.INTER_AREA)
-        return cv2.GaussianBlur(small, (0, 0), GAIN_SIGMA_BLOCKS, borderType=cv2.BORDER_REFLECT)
+        return cast(
+            FloatImage, cv2.GaussianBlur(small, (0, 0), GAIN_SIGMA_BLOCKS, borderType=cv2.BORDER_REFLECT)
+        )
 
     ww = float((white * white).sum())
     n = local_sum(np.ones_like(weight)) * ww

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -130,7 +130,9 @@ def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> B
     with timer.stage("rectify"):
         face = face_view(profile, CANONICAL)
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
-        balanced, glare = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
+        balanced, glare = balance(
+            to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens
+        )
     return BoardView(located, camera, balanced, glare, face)
 
 
@@ -196,7 +198,7 @@ def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, 
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    return crop, px_per_mm
+    return cast(Image, crop), px_per_mm
 
 
 def read_gold_values(image: Image, homography: FloatArray) -> dict[Cell, tuple[int | None, float]]:

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
-
 import numpy as np
 import numpy.typing as npt
 
@@ -81,7 +80,7 @@ def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> Fl
 
     As a displacement in board millimetres, shape (67, 2): zero seen from straight above.
     """
-    middles = np.array([np.mean(slot_segment_mm(slot), axis=0) for slot in SLOTS])
+    middles: FloatArray = np.array([np.mean(slot_segment_mm(slot), axis=0) for slot in SLOTS])
     if camera is None:
         return np.zeros_like(middles)
     tops = camera.project(np.c_[middles, np.full(len(middles), height_mm)])
@@ -91,7 +90,7 @@ def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> Fl
 def _unproject(camera: Camera, pixels: FloatArray) -> FloatArray:
     """Board millimetres (on the face) seen at ``pixels``."""
     homography = camera.intrinsics @ np.c_[camera.rotation[:, :2], camera.translation]
-    points = np.c_[pixels, np.ones(len(pixels))] @ np.linalg.inv(homography).T
+    points: FloatArray = np.c_[pixels, np.ones(len(pixels))] @ np.linalg.inv(homography).T
     return points[:, :2] / points[:, 2:3]
 
 
@@ -139,7 +138,8 @@ def _band(
     ys: FloatArray,
     glare: FloatImage | None = None,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per slot and step: is the band wood (rather than the face or a token), and does it differ from the face."""
+    """Per slot and step: is the band wood (rather than the face or a token), and does it differ from
+    the face."""
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
@@ -152,7 +152,7 @@ def _band(
     return woody, differs
 
 
-def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> FloatArray:
+def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDArray[np.bool_]:
     """Per slot and step, whether the printed grid line shows: its profile across matches the face's."""
     grey_photo = balanced.sum(axis=-1)
     grey_face = face.sum(axis=-1)
@@ -262,7 +262,9 @@ def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArr
     return fit_logistic(model_inputs(features), labels)
 
 
-def palisade_mask(slots: Iterable[Slot], camera: Camera | None, view: View = CANONICAL) -> npt.NDArray[np.bool_]:
+def palisade_mask(
+    slots: Iterable[Slot], camera: Camera | None, view: View = CANONICAL
+) -> npt.NDArray[np.bool_]:
     """Where the given palisades hide the board in ``view``: each one's foot, top and what lies between."""
     mask = np.zeros((view.size[1], view.size[0]), np.uint8)
     leans = leans_mm(camera)

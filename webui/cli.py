@@ -7,10 +7,9 @@ import sys
 from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
-import vision.synth.commands
-
 import engine.commands
 import vision.commands
+import vision.synth.commands
 
 
 def build_parser() -> argparse.ArgumentParser:
