@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS, GOLD_CELLS, GOLD_MASK, MIN_TERRITORY, SLOTS, TOTAL_PALISADES, Cell, Slot
+from engine.check import Problem
 from engine.position import Gold, Position, Warrior
 from engine.supply import supply_for
 from engine.walls import Walls
@@ -33,24 +34,6 @@ MAX_SLOT_FLIPS = 2
 FLIPPABLE = 0.97
 
 
-@dataclass(frozen=True)
-class ScanWarning:
-    """Something a person should look at, with the cells or slots it concerns."""
-
-    code: str
-    message: str
-    cells: tuple[Cell, ...] = ()
-    slots: tuple[Slot, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "message": self.message,
-            "cells": [list(c) for c in self.cells],
-            "palisades": [s.to_json() for s in self.slots],
-        }
-
-
 @dataclass(frozen=True, eq=False)
 class Assembled:
     """The position read, each element's confidence, and what to look at."""
@@ -59,7 +42,7 @@ class Assembled:
     cell_confidence: FloatArray
     slot_confidence: FloatArray
     gold_confidence: dict[Cell, float]
-    warnings: tuple[ScanWarning, ...] = field(default=())
+    warnings: tuple[Problem, ...] = field(default=())
 
 
 def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
@@ -67,11 +50,11 @@ def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
     return any(territory.bit_count() < MIN_TERRITORY for territory in walls.territories)
 
 
-def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray, list[ScanWarning]]:
+def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades."""
     chosen = probabilities > 0.5
     confidence = np.where(chosen, probabilities, 1 - probabilities)
-    warnings: list[ScanWarning] = []
+    warnings: list[Problem] = []
     order = np.argsort(confidence)
     if chosen.sum() > TOTAL_PALISADES:
         drop = [i for i in order if chosen[i]][: int(chosen.sum()) - TOTAL_PALISADES]
@@ -95,11 +78,11 @@ def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray
             for i in best[1]:
                 confidence[i] = 1 - confidence[i]
             warnings.append(
-                ScanWarning(
+                Problem(
                     "slot_changed_by_rules",
                     "read a territory under 4 cells; took the next likeliest palisades instead: "
                     + ", ".join(SLOTS[i].name for i in best[1]),
-                    slots=tuple(SLOTS[i] for i in best[1]),
+                    palisades=tuple(SLOTS[i] for i in best[1]),
                 )
             )
     slots = frozenset(SLOTS[i] for i in np.flatnonzero(chosen))
@@ -108,10 +91,10 @@ def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray
 
 def choose_cells(
     reading: CellReading, players: tuple[str, ...] | None
-) -> tuple[list[int], FloatArray, tuple[str, ...], list[ScanWarning]]:
+) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
     """A label per cell (column of ``reading.probabilities``), its confidence, and the players."""
     probs = reading.probabilities.copy()
-    warnings: list[ScanWarning] = []
+    warnings: list[Problem] = []
     colour_columns = {name: GOLD + 1 + k for k, name in enumerate(reading.colours)}
     on_gold = np.array([bool(cell.bit & GOLD_MASK) for cell in CELLS])
     # Gold only on the gold cells, and it never leaves them; warriors never stand there.
@@ -144,7 +127,7 @@ def choose_cells(
                 probs[i, column] = 0.0
                 labels[i] = int(np.argmax(probs[i]))
             warnings.append(
-                ScanWarning(
+                Problem(
                     "too_many_of_colour",
                     f"read {len(mine)} {name} warriors, more than a supply of {limit}; "
                     "the least certain were read as something else",
@@ -156,21 +139,19 @@ def choose_cells(
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
             warnings.append(
-                ScanWarning(
-                    "gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,)
-                )
+                Problem("gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,))
             )
     return labels, confidence, players, warnings
 
 
 def _guess_players(
-    seen: tuple[str, ...], colours: tuple[str, ...], warnings: list[ScanWarning]
+    seen: tuple[str, ...], colours: tuple[str, ...], warnings: list[Problem]
 ) -> tuple[str, ...]:
     if len(seen) >= 2:
         return seen
     padded = seen + tuple(name for name in colours if name not in seen)[: 2 - len(seen)]
     warnings.append(
-        ScanWarning(
+        Problem(
             "players_guessed",
             f"fewer than two colours on the board; assumed the players are {', '.join(padded)} "
             "(name them with --players)",
@@ -205,7 +186,7 @@ def assemble(
     for number in np.flatnonzero(cell_confidence < UNCERTAIN):
         cell = CELLS[int(number)]
         warnings.append(
-            ScanWarning(
+            Problem(
                 "uncertain_cell",
                 f"{cell.name}: read as {names[labels[number]]}, but only {cell_confidence[number]:.0%} sure",
                 cells=(cell,),
@@ -214,16 +195,16 @@ def assemble(
     for number in np.flatnonzero(cells.unexplained > 0.5):
         cell = CELLS[int(number)]
         warnings.append(
-            ScanWarning("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
+            Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
     for number in np.flatnonzero(slot_confidence < UNCERTAIN):
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
         warnings.append(
-            ScanWarning(
+            Problem(
                 "uncertain_slot",
                 f"{slot.name}: read as {state}, but only {slot_confidence[number]:.0%} sure",
-                slots=(slot,),
+                palisades=(slot,),
             )
         )
     gold_confidence = {cell: conf for cell, (_, conf) in gold_values.items()}
@@ -231,7 +212,7 @@ def assemble(
         if conf < UNCERTAIN:
             value = gold_values[cell][0]
             warnings.append(
-                ScanWarning(
+                Problem(
                     "uncertain_gold",
                     f"{cell.name}: gold read as {value}, but only {conf:.0%} sure",
                     cells=(cell,),

@@ -26,6 +26,8 @@ FloatArray = npt.NDArray[np.float64]
 #: Light varies over a few centimetres at most (vignetting, broad shadows), so the gain is smooth.
 GAIN_BLOCK_MM = 10.0
 GAIN_SIGMA_BLOCKS = 2.0
+#: The light is fitted on pixels this many millimetres across.
+LIGHT_MM = 2.0
 #: A pixel shows the face when brightness and glare explain it to within this (relative).
 FACE_RESIDUAL = 0.12
 #: How much the whole photo's light counts in each window, against the window's own face pixels.
@@ -116,9 +118,10 @@ def light_model(
     brightness and glare explain it; those pixels are pooled over windows of a
     few centimetres for a least-squares fit. Where tokens cover the face (a
     finished game), a pixel may show one of the ``tokens`` colours instead,
-    whichever fits best. The work is done at 1 pixel a millimetre.
+    whichever fits best. The work is done on pixels :data:`LIGHT_MM` across.
     """
-    coarse = (round(photo.shape[1] / view.px_per_mm), round(photo.shape[0] / view.px_per_mm))
+    step = view.px_per_mm * LIGHT_MM
+    coarse = (round(photo.shape[1] / step), round(photo.shape[0] / step))
     p = cast(FloatImage, cv2.resize(photo, coarse, interpolation=cv2.INTER_AREA))
     f = cast(FloatImage, cv2.resize(face, coarse, interpolation=cv2.INTER_AREA))
     colour = np.median((p / np.maximum(f, 0.02)).reshape(-1, 3)[::7], axis=0).astype(np.float32)
@@ -134,7 +137,10 @@ def light_model(
         f = np.where(better[..., None], flat, f)
         residual = np.where(better, fits, residual)
     weight = (residual < FACE_RESIDUAL).astype(np.float32)
-    blocks = (max(1, round(coarse[0] / GAIN_BLOCK_MM)), max(1, round(coarse[1] / GAIN_BLOCK_MM)))
+    blocks = (
+        max(1, round(coarse[0] * LIGHT_MM / GAIN_BLOCK_MM)),
+        max(1, round(coarse[1] * LIGHT_MM / GAIN_BLOCK_MM)),
+    )
 
     def local_sum(x: FloatImage) -> FloatImage:
         small = cv2.resize(weight * x, blocks, interpolation=cv2.INTER_AREA)

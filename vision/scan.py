@@ -20,16 +20,16 @@ import numpy.typing as npt
 
 from calibration.profile import Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
-from engine.check import CheckReport, check
-from vision.assemble import Assembled, ScanWarning, assemble
-from vision.cells import read_cells
+from engine.check import CheckReport, Problem, check
+from vision.assemble import Assembled, assemble
+from vision.cells import cell_signs, read_cells
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
 from vision.load import Photo, load_photo
 from vision.locate import Camera, Located, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import palisade_mask, read_slots
+from vision.slots import palisade_mask, read_slots, slot_features
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -52,9 +52,9 @@ class Scan:
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     @property
-    def warnings(self) -> tuple[ScanWarning, ...]:
+    def warnings(self) -> tuple[Problem, ...]:
         problems = tuple(
-            ScanWarning("check_" + p.code, p.message, p.cells, p.palisades) for p in self.check.problems
+            Problem("check_" + p.code, p.message, p.cells, p.palisades) for p in self.check.problems
         )
         return self.assembled.warnings + problems
 
@@ -157,19 +157,16 @@ def scan_image(
     view = board_view(image, profile, timer)
     targets = token_colours(profile)
     wood = rgb_to_bgr_float(profile.wood)
-    slots = timer.run(
-        "slots",
-        read_slots,
-        view.balanced,
-        view.face,
-        wood,
-        view.camera,
-        CANONICAL,
-        tuple(targets.values()),
-        view.glare,
-    )
-    hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
-    cells = timer.run("cells", read_cells, view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
+    with timer.stage("slots"):
+        slots = read_slots(
+            slot_features(
+                view.balanced, view.face, wood, view.camera, CANONICAL, tuple(targets.values()), view.glare
+            )
+        )
+    with timer.stage("cells"):
+        hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
+        signs = cell_signs(view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
+        cells = read_cells(signs, tuple(name for name in targets if name != "gold"))
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
         assembled = assemble(cells, slots, gold, players=players, variant=variant)

@@ -70,8 +70,8 @@ FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top"
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    -10.551, 0.572, 15.001, -2.319, 9.641, -13.960, -4.706,
-    5.176, -1.873, -4.618, 3.813, 1.153, 4.519, 3.736,
+    -7.993, 0.002, 13.211, -0.514, 9.161, -13.749, -3.705,
+    3.713, -1.577, -3.890, 2.059, 0.842, 4.260, 3.198,
 )  # fmt: skip
 
 
@@ -213,23 +213,8 @@ def _normal(slot: Slot) -> FloatArray:
     return np.array([-(y1 - y0), x1 - x0]) / PITCH_MM
 
 
-def read_slots(
-    balanced: FloatImage,
-    face: FloatImage,
-    wood: FloatImage,
-    camera: Camera | None,
-    view: View = CANONICAL,
-    tokens: tuple[FloatImage, ...] = (),
-    glare: FloatImage | None = None,
-) -> SlotReading:
-    """Palisade probabilities for the 67 slots, from :func:`slot_features` through :data:`WEIGHTS`.
-
-    ``wood`` is the palisades' colour and ``tokens`` the gold's and the
-    warriors' (float BGR), for wood not to be mistaken for them; ``camera``
-    sees the board, to know which way tall things lean (None: straight from
-    above); ``glare`` how much white may still wash each pixel out.
-    """
-    features = slot_features(balanced, face, wood, camera, view, tokens, glare)
+def read_slots(features: FloatArray) -> SlotReading:
+    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through :data:`WEIGHTS`."""
     return SlotReading(palisade_probability(features), features)
 
 
