@@ -8,17 +8,19 @@ from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
 import engine.commands
+import engine.search_commands
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="armadora",
-        description="Armadöra table companion: check, score and draw positions.",
+        description="Armadöra table companion: check, score and draw positions; suggest moves and play.",
     )
     with suppress(PackageNotFoundError):  # a source tree that was never installed has no version
         parser.add_argument("--version", action="version", version=version("armadora"))
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     engine.commands.register(subparsers)
+    engine.search_commands.register(subparsers)
     return parser
 
 
