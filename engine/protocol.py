@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.board import GOLD_VALUES, Cell, Slot
 from engine.game import Build, GameState, IllegalMove, Move, Pass, PlaceWarrior
@@ -66,8 +66,10 @@ class Session:
         starmap: Mapper | None = None,
         seed: int = 0,
         kernel: str | None = None,
+        iterations: int | None = None,
     ) -> None:
         self.seconds = seconds
+        self.iterations = iterations  # a fixed search a move instead of the time, if given
         self.processes = processes
         self.starmap = starmap
         self.kernel = kernel
@@ -86,9 +88,13 @@ class Session:
             return None
         command, args = words[0].lower(), words[1:]
         try:
-            if command not in COMMANDS:
+            handlers: dict[str, Callable[[list[str]], str]] = {
+                "newgame": self._newgame, "gold": self._gold, "play": self._play,
+                "genmove": self._genmove, "time": self._time, "quit": self._quit,
+            }  # fmt: skip
+            if command not in handlers:
                 raise ProtocolError(f"unknown command {command!r} ({', '.join(COMMANDS)})")
-            return "= " + getattr(self, f"_{command}")(args)
+            return "= " + handlers[command](args)
         except (ProtocolError, IllegalMove, ViewError) as err:
             return f"? {err}"
 
@@ -195,8 +201,8 @@ class Session:
         if colour in self.hidden:
             raise ProtocolError(f"{colour}'s values are hidden from the engine: it cannot move for {colour}")
         result = suggest(
-            view, self.seconds, seed=self.rng.getrandbits(31), processes=self.processes,
-            starmap=self.starmap, kernel=self.kernel,
+            view, self.seconds, iterations=self.iterations, seed=self.rng.getrandbits(31),
+            processes=self.processes, starmap=self.starmap, kernel=self.kernel,
         )  # fmt: skip
         self.view = view.play(result.move)
         if isinstance(result.move, PlaceWarrior):

@@ -46,10 +46,17 @@ def register(subparsers: Any) -> None:
     )
     common.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     common.add_argument("--kernel", choices=BACKENDS, help="numba or python (default: numba if installed)")
+    searches = argparse.ArgumentParser(add_help=False)
+    searches.add_argument(
+        "--iterations",
+        type=_positive,
+        metavar="N",
+        help="search N iterations a process instead of a time (reproducible)",
+    )
 
     p = subparsers.add_parser(
         "suggest",
-        parents=[common],
+        parents=[common, searches],
         help="the best moves for a player, by ISMCTS",
         description="The top 3 moves for the player to move, with the share of the "
         "search each took and its estimated win probability. Only the player's own "
@@ -58,18 +65,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="POSITION", help="position JSON file, - for standard input")
     p.add_argument("--player", required=True, metavar="COLOUR", help="the colour to move, who asks")
     p.add_argument("--passed", default="", metavar="C1,C2", help="colours who have passed")
-    p.add_argument(
-        "--iterations",
-        type=_positive,
-        metavar="N",
-        help="search N iterations a process instead of a time (reproducible)",
-    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=_run_suggest)
 
     p = subparsers.add_parser(
         "engine",
-        parents=[common],
+        parents=[common, searches],
         help="play through a line protocol on stdin/stdout",
         description="A text protocol in the spirit of GTP: newgame, gold, play, "
         "genmove, time, quit. Answers start '= ' or '? '.",
@@ -126,12 +127,11 @@ def _error(message: str) -> int:
     return EXIT_UNREADABLE
 
 
-def suggestion_text(colour: str, s: Suggestion) -> str:
-    """The text report of a suggestion."""
-    lines = [
-        f"{colour} to move: {s.iterations} iterations in {s.seconds:.2f} s on {s.processes} "
-        f"process{'es' if s.processes > 1 else ''}"
-    ]
+def suggestion_text(colour: str, s: Suggestion, timed: bool = True) -> str:
+    """The text report of a suggestion (with the time it took if ``timed``)."""
+    took = f" in {s.seconds:.2f} s" if timed else ""
+    plural = "es" if s.processes > 1 else ""
+    lines = [f"{colour} to move: {s.iterations} iterations{took} on {s.processes} process{plural}"]
     lines += [
         f"{n}. {c.move!s:<22} visits {100 * c.share:4.1f} %  win {100 * c.win:5.1f} %"
         for n, c in enumerate(s.candidates, 1)
@@ -158,7 +158,7 @@ def _run_suggest(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"player": args.player, **result.to_json()}))
     else:
-        print(suggestion_text(args.player, result))
+        print(suggestion_text(args.player, result, timed=args.iterations is None))
     return 0
 
 
@@ -170,6 +170,7 @@ def _run_engine(args: argparse.Namespace) -> int:
             starmap=workers.starmap,
             seed=args.seed,
             kernel=args.kernel,
+            iterations=args.iterations,
         )
         for line in sys.stdin:
             answer = session.handle(line)
