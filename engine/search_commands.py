@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.arena import play_game, run, summarize
 from engine.board import GOLD_VALUES
-from engine.commands import EXIT_UNREADABLE, _read
+from engine.commands import EXIT_UNREADABLE, read_source
 from engine.game import GameState
 from engine.kernel import BACKENDS
 from engine.players import PLAYERS
@@ -142,7 +142,7 @@ def suggestion_text(colour: str, s: Suggestion, timed: bool = True) -> str:
 def _run_suggest(args: argparse.Namespace) -> int:
     prepare(args.kernel)
     try:
-        position = Position.loads(_read(args.file))
+        position = Position.loads(read_source(args.file))
         passed = [c.strip() for c in args.passed.split(",") if c.strip()]
         view = View.from_position(position, args.player, passed)
     except (PositionError, ViewError) as err:
