@@ -82,6 +82,21 @@ def encode(move: Move) -> tuple[int, int, int]:
     return core.K_PASS, -1, -1
 
 
+def move_json(move: Move) -> dict[str, Any]:
+    """A move as data, in the position JSON's terms.
+
+    >>> move_json(PlaceWarrior(CELLS[9], 4))
+    {'kind': 'warrior', 'cell': [1, 1], 'value': 4}
+    >>> move_json(Build((SLOTS[0],)))
+    {'kind': 'palisade', 'palisades': [[[0, 0], [0, 1]]]}
+    """
+    if isinstance(move, PlaceWarrior):
+        return {"kind": "warrior", "cell": list(move.cell), "value": move.value}
+    if isinstance(move, Build):
+        return {"kind": "palisade", "palisades": [slot.to_json() for slot in move.slots]}
+    return {"kind": "pass"}
+
+
 def action_move(first: int, second: int) -> Move:
     """The move made of a tree action at the root and the action under it (-1 for none)."""
     if first < core.A_SLOT:

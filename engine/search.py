@@ -26,7 +26,7 @@ from typing import Any
 
 import engine.kernel_core as core
 from engine.board import CELLS, GOLD_VALUES
-from engine.encoding import action_move, kernel_state
+from engine.encoding import action_move, kernel_state, move_json
 from engine.game import GameState, Move, Pass, PlaceWarrior
 from engine.kernel import Kernel, load, warm_up
 from engine.view import View
@@ -57,7 +57,9 @@ class Candidate:
     win: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"move": str(self.move), "visits": self.visits, "share": self.share, "win": self.win}
+        """The move in words and as data (cells ``[row, col]`` as in the position JSON), and its figures."""
+        return {"move": str(self.move), **move_json(self.move), "visits": self.visits, "share": self.share,
+                "win": self.win}  # fmt: skip
 
 
 @dataclass(frozen=True)

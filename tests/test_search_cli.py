@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_cli import run, write
 
-from engine import Position
+from engine import Cell, Position
 from engine.game import Pass
 from engine.samples import sample_text
 from engine.view import View
@@ -39,6 +39,10 @@ def test_suggest_json_gives_three_legal_moves_best_first(
     assert [m["visits"] for m in moves] == sorted((m["visits"] for m in moves), reverse=True)
     assert all(0 <= m["share"] <= 1 and 0 <= m["win"] <= 1 for m in moves)
     assert all(legal(m["move"], Position.from_json(MIDGAME), "orange") for m in moves)
+    for m in moves:
+        assert m["kind"] in ("warrior", "palisade", "pass")
+        if m["kind"] == "warrior":
+            assert m["move"] == f"warrior {Cell(*m['cell']).name} {m['value']}"
 
 
 def test_suggest_text_names_the_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
