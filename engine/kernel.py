@@ -128,16 +128,4 @@ def exercise(kernel: Kernel) -> None:
     core.flat_monte_carlo(root, work, moves, n, visits, mc_wins, 0, rng, values, sc, rew, 2)
 
 
-def backend_name() -> str:
-    """The name of the kernel that :func:`load` gives, without compiling anything.
-
-    >>> backend_name() in BACKENDS
-    True
-    """
-    wanted = os.environ.get("ARMADORA_KERNEL")
-    if wanted in BACKENDS:
-        return wanted
-    return "numba" if importlib.util.find_spec("numba") is not None else "python"
-
-
-__all__ = ["BACKENDS", "Kernel", "backend_name", "exercise", "load", "warm_up"]
+__all__ = ["BACKENDS", "Kernel", "exercise", "load", "warm_up"]
