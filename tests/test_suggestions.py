@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from regression import Case, cases
 
-from engine import Build, Pass, PlaceWarrior, Position, draw
+from engine import Build, GameState, Pass, PlaceWarrior, Position, check, draw
 from engine.search import suggest
 from engine.view import View
 
@@ -71,3 +71,15 @@ def test_the_suggestion_never_reads_blue_values(case: Case) -> None:
     ]
     answers = [suggest(v, iterations=1500, seed=7).candidates for v in views]
     assert answers[0] == answers[1] == answers[2]
+
+
+@pytest.mark.parametrize("players", [("orange", "blue", "green"), ("orange", "green", "blue", "purple")])
+def test_three_and_four_player_games_get_legal_suggestions(players: tuple[str, ...]) -> None:
+    """Rewards per player in 3-player games, per team in 4: a whole game of suggestions stays legal."""
+    state = GameState.new(players, (7, 6, 6, 5, 5, 4, 4, 3))
+    seen_builds = 0
+    while not state.is_over:
+        move = suggest(View.of(state, state.player), iterations=150, seed=state.walls.count).move
+        seen_builds += isinstance(move, Build)
+        state = state.play(move)
+    assert seen_builds > 0 and check(state.to_position()).legal
