@@ -6,6 +6,9 @@ plain module stays usable beside it: the fallback and the compiled kernel share 
 tests. Numba and numpy are imported here only, and only when the compiled kernel is
 asked for, so ``import engine`` loads neither.
 
+The kernel stays one module because numba resolves a compiled function's calls through
+its module's globals: the compiled copy is one namespace of compiled functions.
+
 Set ``ARMADORA_KERNEL=python`` to force the fallback.
 
 >>> k = load("python")
