@@ -55,6 +55,7 @@ class Kernel:
 
 
 def _compiled() -> Kernel:
+    # Imported here, not at the top: the rest of the engine runs without them (tests/test_layers.py).
     import numba
     import numpy
 

@@ -13,11 +13,13 @@ import sys
 import time
 from typing import Any
 
-from engine.arena import play_game, run, summarize
+from engine.arena import run, summarize
 from engine.board import GOLD_VALUES
 from engine.commands import EXIT_UNREADABLE, read_source
+from engine.encoding import kernel_state
 from engine.game import GameState
-from engine.kernel import BACKENDS
+from engine.kernel import BACKENDS, load
+from engine.kernel_core import SCRATCH_SIZE, STATE_SIZE
 from engine.players import PLAYERS
 from engine.position import Position, PositionError
 from engine.protocol import Session
@@ -244,10 +246,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 
 def _playouts_per_second(kernel: str | None, seconds: float = 1.0) -> float:
-    from engine.encoding import kernel_state
-    from engine.kernel import load
-    from engine.kernel_core import SCRATCH_SIZE, STATE_SIZE
-
+    """Determinized playouts from the start a second, in this process."""
     k = load(kernel)
     view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
     root = kernel_state(k, view)
@@ -261,5 +260,3 @@ def _playouts_per_second(kernel: str | None, seconds: float = 1.0) -> float:
         done += batch
     return done / (time.perf_counter() - start)
 
-
-__all__ = ["play_game", "register", "suggestion_text"]
