@@ -259,4 +259,3 @@ def _playouts_per_second(kernel: str | None, seconds: float = 1.0) -> float:
         k.core.playouts(root, work, rng, values, sc, rew, batch)
         done += batch
     return done / (time.perf_counter() - start)
-
