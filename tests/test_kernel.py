@@ -193,3 +193,21 @@ def test_the_backends_agree_move_for_move() -> None:
 def test_kernel_moves_are_the_rules_moves() -> None:
     for move in (PlaceWarrior(CELLS[9], 4), Build((SLOTS[3],)), Build((SLOTS[3], SLOTS[50])), Pass()):
         assert decode(*encode(move)) == move
+
+
+def test_the_kernel_state_holds_no_value_of_another_player(kernel: Kernel) -> None:
+    """Two games that differ only in blue's values give orange the very same kernel state."""
+    state = midgame(8, moves=30)
+    me = state.to_move
+    other = GameState.from_position(state.to_position(), to_move=state.player)
+    blue = [i for i, w in enumerate(state.warriors) if w is not None and w[0] != me]
+    values = [state.warriors[i][1] for i in blue]  # type: ignore[index]
+    assert len(set(values)) > 1
+    changed = list(other.warriors)
+    for i, value in zip(blue, values[1:] + values[:1], strict=True):
+        changed[i] = (1 - me, value)
+    other.warriors = tuple(changed)
+    assert other.warriors != state.warriors
+    first = [int(x) for x in kernel_state(kernel, View.of(state, state.player))]
+    second = [int(x) for x in kernel_state(kernel, View.of(other, other.player))]
+    assert first == second
