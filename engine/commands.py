@@ -60,10 +60,10 @@ def _sources(
         parser.error("give position files (- for standard input), or --sample")
     if args.files.count("-") > 1:
         parser.error("standard input (-) can be read only once")
-    return [("<stdin>" if path == "-" else path, partial(_read, path)) for path in args.files]
+    return [("<stdin>" if path == "-" else path, partial(read_source, path)) for path in args.files]
 
 
-def _read(path: str) -> str:
+def read_source(path: str) -> str:
     """The text of a file or of standard input; PositionError saying why it cannot be read."""
     try:
         if path == "-":

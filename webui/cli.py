@@ -8,6 +8,7 @@ from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
 import engine.commands
+import engine.search_commands
 import vision.commands
 import vision.synth.commands
 
@@ -15,18 +16,21 @@ import vision.synth.commands
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="armadora",
-        description="Armadöra table companion: read photos of the board, check, score and draw positions.",
+        description="Armadöra table companion: read photos of the board; check, score and draw positions; "
+        "suggest moves and play.",
     )
     with suppress(PackageNotFoundError):  # a source tree that was never installed has no version
         parser.add_argument("--version", action="version", version=version("armadora"))
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     engine.commands.register(subparsers)
+    engine.search_commands.register(subparsers)
     vision.commands.register(subparsers)
     vision.synth.commands.register(subparsers)
     bench = subparsers.add_parser(
         "bench", help="measure accuracy and speed", description="measure accuracy and speed"
     )
     bench_subparsers = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    engine.search_commands.register_bench(bench_subparsers)
     vision.commands.register_bench(bench_subparsers)
     return parser
 

@@ -1,0 +1,170 @@
+"""Matches between two players of the ladder: seat-swapped games on shared seeds, scored fairly.
+
+Every seed fixes a gold layout and the players' random streams; a group of games
+on one seed puts the first player in each seat in turn (2 players: a seat-swapped
+pair; 3 players: one seat against two of the second player; 4 players: the first
+player's team on seats 1 and 3, then on seats 2 and 4). A game scores 1 for a win,
+1/k for first place shared by k sides, 0 otherwise.
+
+>>> seatings(("ismcts", "greedy"), 3)
+[('ismcts', 'greedy', 'greedy'), ('greedy', 'ismcts', 'greedy'), ('greedy', 'greedy', 'ismcts')]
+>>> result = play_game(("random", "random"), seed=4, seconds=0.0, kernel="python")
+>>> sorted(result.shares) in ([0.0, 1.0], [0.5, 0.5])
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.game import GameState, shuffled_gold
+from engine.players import Player, make_player
+from engine.position import sides_of
+from engine.ratings import elo, wilson
+from engine.scoring import score
+from engine.view import View
+
+COLOURS = ("orange", "green", "blue", "purple")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: who sat where, the seed, each seat's share of the win, turns and thinking time."""
+
+    seats: tuple[str, ...]
+    seed: int
+    shares: tuple[float, ...]
+    turns: int
+    seconds: tuple[float, ...]
+
+
+def seatings(names: Sequence[str], seats: int) -> list[tuple[str, ...]]:
+    """The seatings of one group of games: the first player in each seat (or team) in turn."""
+    first, second = names
+    if seats == 4:
+        return [(first, second, first, second), (second, first, second, first)]
+    return [tuple(first if s == n else second for s in range(seats)) for n in range(seats)]
+
+
+@cache
+def _player(name: str, kernel: str | None) -> Player:
+    return make_player(name, kernel)
+
+
+def play_game(seats: Sequence[str], seed: int, seconds: float, kernel: str | None = None) -> GameResult:
+    """Play one game to the end; each player sees only its own values."""
+    colours = COLOURS[: len(seats)]
+    rng = random.Random(seed)
+    state = GameState.new(colours, shuffled_gold(rng))
+    streams = [random.Random(seed * 1000 + n) for n in range(len(seats))]
+    thinking = [0.0] * len(seats)
+    turns = 0
+    while not state.is_over:
+        p = state.to_move
+        start = time.perf_counter()
+        move = _player(seats[p], kernel).choose(View.of(state, colours[p]), seconds, streams[p])
+        thinking[p] += time.perf_counter() - start
+        state = state.play(move)
+        turns += 1
+    result = score(state.to_position())
+    sides = sides_of(colours)
+    first = result.ranking[0]
+    shares = tuple(1 / len(first) if sides[n % len(sides)] in first else 0.0 for n in range(len(seats)))
+    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking))
+
+
+def _job(job: tuple[tuple[str, ...], int, float, str | None]) -> GameResult:
+    return play_game(*job)
+
+
+def jobs(
+    names: Sequence[str], seats: int, games: int, seconds: float, kernel: str | None, first_seed: int = 1
+) -> list[tuple[tuple[str, ...], int, float, str | None]]:
+    """At least ``games`` games, in whole groups of seatings, one seed per group."""
+    layouts = seatings(names, seats)
+    groups = -(-games // len(layouts))
+    return [(layout, first_seed + g, seconds, kernel) for g in range(groups) for layout in layouts]
+
+
+Mapper = Callable[[Callable[[Any], GameResult], Iterable[Any]], Iterator[GameResult]]
+
+
+def run(
+    names: Sequence[str],
+    seats: int,
+    games: int,
+    seconds: float,
+    *,
+    kernel: str | None = None,
+    imap: Mapper | None = None,
+    first_seed: int = 1,
+    progress: Callable[[int, int, GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play the match; ``imap`` spreads the games over worker processes (in any order)."""
+    todo = jobs(names, seats, games, seconds, kernel, first_seed)
+    results = imap(_job, todo) if imap is not None else map(_job, todo)
+    out = []
+    for result in results:
+        out.append(result)
+        if progress is not None:
+            progress(len(out), len(todo), result)
+    return sorted(out, key=lambda r: (r.seed, r.seats))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How the first player fared: its score over the games, the interval, its fair share and Elo."""
+
+    player: str
+    opponent: str
+    seats: int
+    games: int
+    score: float
+    fair: float
+
+    @property
+    def rate(self) -> float:
+        return self.score / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.score, self.games)
+
+    @property
+    def elo(self) -> float | None:
+        """The Elo difference to the opponent, in 2-player and team games."""
+        return elo(self.rate) if self.fair == 0.5 else None
+
+    def text(self) -> str:
+        low, high = self.interval
+        head = (
+            f"{self.player} vs {self.opponent}, {self.seats} players: {self.games} games, "
+            f"{self.player} scored {self.score:g} = {100 * self.rate:.1f} % "
+            f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %), fair share {100 * self.fair:.1f} %"
+        )
+        if self.elo is None:
+            return head
+        return f"{head}, Elo {self.elo:+.0f} ({elo(low):+.0f}..{elo(high):+.0f})"
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "player": self.player, "opponent": self.opponent, "seats": self.seats, "games": self.games,
+            "score": self.score, "rate": self.rate, "ci95": [low, high], "fair": self.fair, "elo": self.elo,
+        }  # fmt: skip
+
+
+def summarize(names: Sequence[str], seats: int, results: Sequence[GameResult]) -> Summary:
+    """The first player's total share over the games (a team game counts once)."""
+    first = names[0]
+    total = 0.0
+    for r in results:
+        mine = [share for name, share in zip(r.seats, r.shares, strict=True) if name == first]
+        total += mine[0] if seats == 4 else sum(mine)
+    fair = 0.5 if seats in (2, 4) else 1 / seats
+    return Summary(first, names[1], seats, len(results), total, fair)

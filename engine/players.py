@@ -1,0 +1,143 @@
+"""The ladder of players behind one interface: random, greedy, pimc and ismcts.
+
+Each sees only a :class:`~engine.view.View` (its own values, nobody else's) and
+answers a legal move within its time budget.
+
+>>> import random
+>>> from engine.board import GOLD_VALUES
+>>> from engine.game import GameState
+>>> from engine.view import View
+>>> view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+>>> rng = random.Random(3)
+>>> [view.state.why_illegal(make_player(n, kernel="python").choose(view, 0.05, rng)) for n in PLAYERS]
+[None, None, None, None]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Protocol
+
+import engine.kernel_core as core
+from engine.encoding import decode, kernel_state
+from engine.game import Move, random_move
+from engine.kernel import load
+from engine.search import suggest
+from engine.view import View
+
+GREEDY_DRAWS = 8
+MAX_MOVES = 3 * 512
+
+
+class Player(Protocol):
+    """Anything that chooses a move for the player to move of a view."""
+
+    name: str
+
+    def choose(self, view: View, seconds: float, rng: random.Random) -> Move: ...
+
+
+class RandomPlayer:
+    """Uniform over the kinds of move on offer (warrior, build, pass), then within the kind."""
+
+    name = "random"
+
+    def __init__(self, kernel: str | None = None) -> None:
+        """No kernel needed: the rules' own move lists do."""
+
+    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+        return random_move(view.state, rng)
+
+
+class _KernelPlayer:
+    def __init__(self, kernel: str | None = None) -> None:
+        self.kernel = load(kernel)
+        k = self.kernel
+        self.work = k.ints(core.STATE_SIZE)
+        self.rng = k.ints(1)
+        self.values = k.ints(16)
+        self.sc = k.ints(core.SCRATCH_SIZE)
+        self.rew = k.floats(4)
+        self.moves = k.ints(MAX_MOVES)
+
+
+class GreedyPlayer(_KernelPlayer):
+    """One ply on a static evaluation: the gold margin if the game ended now, hidden values averaged
+    over a few draws. Never passes while it holds warriors."""
+
+    name = "greedy"
+
+    def __init__(self, kernel: str | None = None) -> None:
+        super().__init__(kernel)
+        self.dets = self.kernel.ints(GREEDY_DRAWS * core.STATE_SIZE)
+        self.out = self.kernel.ints(3)
+
+    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+        c = self.kernel.core
+        root = kernel_state(self.kernel, view)
+        c.seed_rng(self.rng, rng.getrandbits(32))
+        c.greedy(
+            root, self.dets, GREEDY_DRAWS, self.work, self.sc, self.rng, self.values, self.moves, self.out
+        )
+        return decode(int(self.out[0]), int(self.out[1]), int(self.out[2]))
+
+
+class PimcPlayer(_KernelPlayer):
+    """Determinized flat Monte Carlo: every warrior (cell and value), single palisade and pass in
+    turn, each tried on fresh draws of the hidden values and played out; the best mean wins."""
+
+    name = "pimc"
+
+    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+        k = self.kernel
+        c = k.core
+        root = kernel_state(k, view)
+        c.seed_rng(self.rng, rng.getrandbits(32))
+        n = c.list_moves(root, self.moves)
+        visits = k.ints(n)
+        wins = k.floats(n)
+        deadline = time.perf_counter() + seconds
+        done = 0
+        chunk = n
+        while True:
+            before = time.perf_counter()
+            c.flat_monte_carlo(
+                root, self.work, self.moves, n, visits, wins, done % n, self.rng, self.values, self.sc,
+                self.rew, chunk,
+            )  # fmt: skip
+            done += chunk
+            now = time.perf_counter()
+            left = deadline - now
+            if left <= 0:
+                break
+            chunk = max(1, min(chunk * 2, int(left / max((now - before) / chunk, 1e-7))))
+        best = max(range(n), key=lambda m: (wins[m] / visits[m] if visits[m] else -1.0, -m))
+        return decode(int(self.moves[3 * best]), int(self.moves[3 * best + 1]), int(self.moves[3 * best + 2]))
+
+
+class IsmctsPlayer:
+    """Information Set MCTS (engine.search) in this process, for the time given."""
+
+    name = "ismcts"
+
+    def __init__(self, kernel: str | None = None) -> None:
+        self.kernel = kernel
+
+    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+        return suggest(view, seconds, seed=rng.getrandbits(31), kernel=self.kernel).move
+
+
+PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[PimcPlayer] | type[IsmctsPlayer]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "pimc": PimcPlayer,
+    "ismcts": IsmctsPlayer,
+}
+
+
+def make_player(name: str, kernel: str | None = None) -> Player:
+    """A player by name; ValueError naming the players there are otherwise."""
+    if name not in PLAYERS:
+        raise ValueError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
+    return PLAYERS[name](kernel)

@@ -1,0 +1,224 @@
+"""The engine's line protocol, in the spirit of the Go Text Protocol.
+
+One command a line, one answer a line: ``= ...`` on success, ``? reason`` on error.
+
+- ``newgame <variant> <colour> <colour> [...] [gold v v v v v v v v]``: a new game, players in
+  turn order; the gold values on the gold cells in board-spec order, here or by ``gold``.
+- ``gold v v v v v v v v``: the gold layout, before the first move.
+- ``play <colour> warrior <r> <c> [value]``: the value only for a colour whose values the
+  engine knows (its own); a colour's first warrior decides which kind it is.
+- ``play <colour> palisade <r1> <c1> <r2> <c2> [<r1> <c1> <r2> <c2>]``, ``play <colour> pass``.
+- ``genmove <colour>``: the engine chooses, plays and answers the move in ``play``'s syntax.
+- ``time <seconds>``: thinking time a move. ``quit``.
+
+>>> s = Session(seconds=0.05, kernel="python")
+>>> s.handle("newgame armadora orange blue gold 7 6 6 5 5 4 4 3")
+'= '
+>>> s.handle("play orange warrior 2 3")
+'= '
+>>> s.handle("play orange pass")
+'? it is blue to move, not orange'
+>>> s.handle("genmove blue").startswith("= ")
+True
+>>> s.handle("play blue warrior 9 9 1")
+'? it is orange to move, not blue'
+>>> s.handle("dance")
+"? unknown command 'dance' (newgame, gold, play, genmove, time, quit)"
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from engine.board import GOLD_VALUES, Cell, Slot
+from engine.game import Build, GameState, IllegalMove, Move, Pass, PlaceWarrior
+from engine.search import DEFAULT_SECONDS, Mapper, suggest
+from engine.view import View, ViewError
+
+COMMANDS = ("newgame", "gold", "play", "genmove", "time", "quit")
+
+
+class ProtocolError(ValueError):
+    """A command the engine refuses; the message is the answer's reason."""
+
+
+def move_text(move: Move) -> str:
+    """A move in ``play``'s syntax.
+
+    >>> move_text(Build((Slot.between((0, 0), (0, 1)), Slot.between((1, 1), (1, 2)))))
+    'palisade 0 0 0 1 1 1 1 2'
+    """
+    if isinstance(move, PlaceWarrior):
+        return f"warrior {move.cell.row} {move.cell.col} {move.value}"
+    if isinstance(move, Build):
+        return "palisade " + " ".join(f"{s.a.row} {s.a.col} {s.b.row} {s.b.col}" for s in move.slots)
+    return "pass"
+
+
+class Session:
+    """The engine's side of a conversation: the game so far and what it knows of it."""
+
+    def __init__(
+        self,
+        seconds: float = DEFAULT_SECONDS,
+        processes: int = 1,
+        starmap: Mapper | None = None,
+        seed: int = 0,
+        kernel: str | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        self.seconds = seconds
+        self.iterations = iterations  # a fixed search a move instead of the time, if given
+        self.processes = processes
+        self.starmap = starmap
+        self.kernel = kernel
+        self.rng = random.Random(seed)
+        self.finished = False
+        self.players: tuple[str, ...] = ()
+        self.variant = "armadora"
+        self.view: View | None = None
+        self.known: set[str] = set()  # colours whose values the engine is told
+        self.hidden: set[str] = set()  # colours whose values it is not
+
+    def handle(self, line: str) -> str | None:
+        """The answer to one line (None for a blank line or a comment)."""
+        words = line.split("#", 1)[0].split()
+        if not words:
+            return None
+        command, args = words[0].lower(), words[1:]
+        try:
+            handlers: dict[str, Callable[[list[str]], str]] = {
+                "newgame": self._newgame, "gold": self._gold, "play": self._play,
+                "genmove": self._genmove, "time": self._time, "quit": self._quit,
+            }  # fmt: skip
+            if command not in handlers:
+                raise ProtocolError(f"unknown command {command!r} ({', '.join(COMMANDS)})")
+            return "= " + handlers[command](args)
+        except (ProtocolError, IllegalMove, ViewError) as err:
+            return f"? {err}"
+
+    def _newgame(self, args: list[str]) -> str:
+        if "gold" in args:
+            at = args.index("gold")
+            args, gold = args[:at], args[at + 1 :]
+        else:
+            gold = []
+        if len(args) < 3:
+            raise ProtocolError("newgame <variant> <colour> <colour> [...] [gold v v v v v v v v]")
+        variant, players = args[0], tuple(args[1:])
+        try:
+            GameState.new(players, GOLD_VALUES, variant)
+        except ValueError as err:
+            raise ProtocolError(str(err)) from None
+        self.variant, self.players, self.view = variant, players, None
+        self.known, self.hidden = set(), set()
+        if gold:
+            self._gold(gold)
+        return ""
+
+    def _gold(self, args: list[str]) -> str:
+        if not self.players:
+            raise ProtocolError("no game: send newgame first")
+        if self.view is not None and (self.view.state.occupied or self.view.state.walls.count):
+            raise ProtocolError("the gold is set before the first move")
+        try:
+            state = GameState.new(self.players, _gold_values(args), self.variant)
+        except ValueError as err:
+            raise ProtocolError(str(err)) from None
+        self.view = View(state, 0)
+        return ""
+
+    def _time(self, args: list[str]) -> str:
+        try:
+            seconds = float(args[0]) if len(args) == 1 else -1.0
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 600:
+            raise ProtocolError("time <seconds>, more than 0 and at most 600")
+        self.seconds = seconds
+        return ""
+
+    def _quit(self, args: list[str]) -> str:
+        self.finished = True
+        return ""
+
+    def _turn(self, colour: str) -> View:
+        """The view, once checked that ``colour`` is to move."""
+        if self.view is None:
+            raise ProtocolError("no game: send newgame and gold first")
+        if colour not in self.players:
+            raise ProtocolError(f"{colour!r} is not a colour of this game ({', '.join(self.players)})")
+        state = self.view.state
+        if state.is_over:
+            raise ProtocolError("the game is over")
+        if state.player != colour:
+            raise ProtocolError(f"it is {state.player} to move, not {colour}")
+        return self.view
+
+    def _play(self, args: list[str]) -> str:
+        if len(args) < 2:
+            raise ProtocolError("play <colour> warrior|palisade|pass ...")
+        colour, kind, numbers = args[0], args[1].lower(), args[2:]
+        view = self._turn(colour)
+        if kind == "pass" and not numbers:
+            self.view = view.play(Pass())
+        elif kind == "warrior" and len(numbers) in (2, 3):
+            r, c, *value = _integers(numbers)
+            cell = Cell(r, c)
+            if not cell.on_board():
+                raise ProtocolError(f"[{r}, {c}] is off the board (rows 0-4, columns 0-7)")
+            if value:
+                if colour in self.hidden:
+                    raise ProtocolError(f"{colour}'s values are hidden from the engine: no value expected")
+                self.view = view.play(PlaceWarrior(cell, value[0]))
+                self.known.add(colour)
+            else:
+                if colour in self.known:
+                    raise ProtocolError(f"the engine knows {colour}'s values: give the warrior's value")
+                self.view = view.play_hidden(cell)
+                self.hidden.add(colour)
+        elif kind == "palisade" and len(numbers) in (4, 8):
+            xs = _integers(numbers)
+            try:
+                slots = [
+                    Slot.between(Cell(*xs[i : i + 2]), Cell(*xs[i + 2 : i + 4])) for i in range(0, len(xs), 4)
+                ]
+            except ValueError as err:
+                raise ProtocolError(str(err)) from None
+            self.view = view.play(Build(tuple(sorted(slots, key=lambda s: s.number))))
+        else:
+            raise ProtocolError(
+                "play <colour> warrior <r> <c> [value] | palisade <r1> <c1> <r2> <c2> [...] | pass"
+            )
+        return ""
+
+    def _genmove(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise ProtocolError("genmove <colour>")
+        colour = args[0]
+        view = self._turn(colour)
+        if colour in self.hidden:
+            raise ProtocolError(f"{colour}'s values are hidden from the engine: it cannot move for {colour}")
+        result = suggest(
+            view, self.seconds, iterations=self.iterations, seed=self.rng.getrandbits(31),
+            processes=self.processes, starmap=self.starmap, kernel=self.kernel,
+        )  # fmt: skip
+        self.view = view.play(result.move)
+        if isinstance(result.move, PlaceWarrior):
+            self.known.add(colour)
+        return move_text(result.move)
+
+
+def _integers(words: Sequence[str]) -> list[int]:
+    try:
+        return [int(w) for w in words]
+    except ValueError:
+        raise ProtocolError(f"numbers expected, got {' '.join(words)}") from None
+
+
+def _gold_values(words: Sequence[str]) -> list[int]:
+    values = _integers(words)
+    if len(values) != 8:
+        raise ProtocolError("gold takes 8 values, for the gold cells in board-spec order")
+    return values

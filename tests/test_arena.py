@@ -1,0 +1,56 @@
+"""The arena's bookkeeping: seatings, shared seeds, shares of a win, summaries; and whole games."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.arena import GameResult, jobs, play_game, seatings, summarize
+from engine.ratings import elo, wilson
+
+
+def test_seat_swapped_pairs_share_their_seed() -> None:
+    todo = jobs(("ismcts", "greedy"), 2, 5, 0.8, None)
+    assert len(todo) == 6  # whole pairs
+    assert [(seats, seed) for seats, seed, _, _ in todo[:2]] == [
+        (("ismcts", "greedy"), 1),
+        (("greedy", "ismcts"), 1),
+    ]
+    assert len({seed for _, seed, _, _ in todo}) == 3
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_each_group_gives_the_first_player_every_seat_once(seats: int) -> None:
+    groups = seatings(("a", "b"), seats)
+    if seats == 4:
+        assert groups == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    else:
+        assert len(groups) == seats
+        assert sorted(g.index("a") for g in groups) == list(range(seats))
+        assert all(g.count("a") == 1 for g in groups)
+
+
+def test_summaries_count_a_team_game_once_and_ties_half() -> None:
+    team = [GameResult(("a", "b", "a", "b"), 1, (1.0, 0.0, 1.0, 0.0), 40, (0, 0, 0, 0))] * 3
+    summary = summarize(("a", "b"), 4, team)
+    assert (summary.games, summary.score, summary.fair) == (3, 3.0, 0.5)
+    duel = [
+        GameResult(("a", "b"), 1, (0.5, 0.5), 40, (0, 0)),
+        GameResult(("b", "a"), 1, (1.0, 0.0), 40, (0, 0)),
+    ]
+    summary = summarize(("a", "b"), 2, duel)
+    assert summary.score == 0.5 and summary.rate == 0.25
+    assert summary.interval == wilson(0.5, 2) and summary.elo == elo(0.25)
+    three = [GameResult(("b", "a", "b"), 1, (0.0, 1.0, 0.0), 40, (0, 0, 0))]
+    summary = summarize(("a", "b"), 3, three)
+    assert summary.fair == pytest.approx(1 / 3) and summary.elo is None
+    assert "fair share 33.3 %" in summary.text() and "Elo" not in summary.text()
+
+
+@pytest.mark.parametrize("seats", [("greedy", "random"), ("random", "greedy", "random"), ("greedy",) * 4])
+def test_games_end_with_shares_that_add_up(seats: tuple[str, ...]) -> None:
+    result = play_game(seats, seed=3, seconds=0.01)
+    sides = 2 if len(seats) == 4 else len(seats)
+    assert result.turns > 0
+    assert sum(result.shares[:sides]) == pytest.approx(1.0)
+    again = play_game(seats, seed=3, seconds=0.01)  # the seed decides the gold and every random choice
+    assert (again.shares, again.turns) == (result.shares, result.turns)

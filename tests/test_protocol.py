@@ -1,0 +1,160 @@
+"""The engine's line protocol: a whole game against itself, then every way a command can be refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.board import Cell, Slot
+from engine.game import Build, GameState, Pass, PlaceWarrior
+from engine.protocol import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = "gold 7 6 6 5 5 4 4 3"
+
+
+def session(*lines: str) -> Session:
+    s = Session(seconds=0.02, seed=3)
+    for line in lines:
+        assert s.handle(line) == "= ", line
+    return s
+
+
+def parse(colour: str, answer: str) -> tuple[str, list[int]]:
+    """A genmove answer as (kind, numbers), checked to read as a play command."""
+    assert answer.startswith("= "), answer
+    kind, *numbers = answer[2:].split()
+    assert kind in ("warrior", "palisade", "pass")
+    return kind, [int(n) for n in numbers]
+
+
+def test_the_engine_plays_a_whole_game_against_itself_in_play_syntax() -> None:
+    s = session(f"newgame armadora orange blue {GOLD}")
+    referee = GameState.new(("orange", "blue"), (7, 6, 6, 5, 5, 4, 4, 3))
+    while not referee.is_over:
+        colour = referee.player
+        kind, n = parse(colour, s.handle(f"genmove {colour}"))
+        if kind == "warrior":
+            assert len(n) == 3
+            move: PlaceWarrior | Build | Pass = PlaceWarrior(Cell(n[0], n[1]), n[2])
+        elif kind == "palisade":
+            assert len(n) in (4, 8)
+            move = Build(
+                tuple(Slot.between((n[i], n[i + 1]), (n[i + 2], n[i + 3])) for i in range(0, len(n), 4))
+            )
+        else:
+            move = Pass()
+        referee = referee.play(move)  # raises on an illegal move
+        assert s.view is not None and s.view.state == referee
+    assert s.handle("genmove orange") == "? the game is over"
+    assert s.handle("quit") == "= " and s.finished
+
+
+def test_play_is_accepted_for_any_colour_and_hidden_values_stay_hidden() -> None:
+    s = session(f"newgame armadora orange blue {GOLD}", "play orange warrior 2 2", "play blue warrior 2 3 5")
+    assert s.view is not None and s.view.value_at(Cell(2, 2)) is None and s.view.value_at(Cell(2, 3)) == 5
+    assert s.handle("play orange palisade 0 0 0 1 1 0 1 1") == "= "
+    answer = s.handle("genmove blue")
+    assert answer.startswith("= ")
+    assert s.handle("genmove blue") == "? it is orange to move, not blue"
+
+
+def test_newgame_takes_the_gold_on_its_line_or_from_a_gold_command() -> None:
+    s = session("newgame nuggets orange green blue", "gold 3 4 4 5 5 6 6 7")
+    assert s.view is not None and s.view.state.gold == (3, 4, 4, 5, 5, 6, 6, 7)
+    assert s.view.state.variant == "nuggets" and len(s.view.state.players) == 3
+
+
+NEW = ("NEW",)
+HIDDEN = ("NEW", "play orange warrior 2 2", "play blue pass")  # orange's values not told
+KNOWN = ("NEW", "play orange warrior 2 2 1", "play blue pass")  # orange's values told
+CORNER = ("NEW", "play orange palisade 0 0 0 1 1 0 1 1", "play blue palisade 2 0 2 1")
+
+
+@pytest.mark.parametrize(
+    ("setup", "line", "reason"),
+    [
+        ((), "play orange pass", "no game: send newgame and gold first"),
+        ((), "gold 7 6 6 5 5 4 4 3", "no game: send newgame first"),
+        (("newgame armadora orange blue",), "genmove orange", "no game: send newgame and gold first"),
+        ((), "newgame chess orange blue", "variant 'chess' cannot be played yet (armadora, nuggets)"),
+        ((), "newgame armadora orange", "newgame <variant> <colour> <colour> [...] [gold v v v v v v v v]"),
+        ((), "newgame armadora orange orange " + GOLD, "a colour is listed twice in ('orange', 'orange')"),
+        (
+            (),
+            "newgame armadora orange blue gold 7 7 6 5 5 4 4 3",
+            "gold values must be (7, 6, 6, 5, 5, 4, 4, 3)",
+        ),
+        (
+            (),
+            "newgame armadora orange blue gold 7 6",
+            "gold takes 8 values, for the gold cells in board-spec",
+        ),
+        ((), "dance", "unknown command 'dance' (newgame, gold, play, genmove, time, quit)"),
+        ((), "time fast", "time <seconds>, more than 0 and at most 600"),
+        ((), "time 0", "time <seconds>, more than 0 and at most 600"),
+        (NEW, "play red pass", "'red' is not a colour of this game (orange, blue)"),
+        (NEW, "play blue pass", "it is orange to move, not blue"),
+        (NEW, "play orange warrior 0 3", "orange cannot place a warrior on d5: d5 holds gold"),
+        (NEW, "play orange warrior 0 3 5", "orange cannot play warrior d5 5: d5 holds gold"),
+        (NEW, "play orange warrior 7 3", "[7, 3] is off the board (rows 0-4, columns 0-7)"),
+        (NEW, "play orange warrior 2 x", "numbers expected, got 2 x"),
+        (
+            NEW,
+            "play orange warrior 2 2 6",
+            "orange cannot play warrior c3 6: orange has no warrior of value 6",
+        ),
+        (NEW, "play orange palisade 0 0 1 1", "[0, 0] and [1, 1] are not neighbouring cells"),
+        (NEW, "play orange palisade 0 0 0 1 0 0 0 1", "orange cannot play palisade a5|b5 a5|b5: the two"),
+        (NEW, "play orange jump", "play <colour> warrior <r> <c> [value] | palisade <r1> <c1> <r2> <c2>"),
+        (
+            HIDDEN,
+            "play orange warrior 2 3 4",
+            "orange's values are hidden from the engine: no value expected",
+        ),
+        (HIDDEN, "genmove orange", "orange's values are hidden from the engine: it cannot move for orange"),
+        (
+            HIDDEN,
+            "play orange warrior 2 2",
+            "orange cannot place a warrior on c3: c3 already holds a warrior",
+        ),
+        (KNOWN, "play orange warrior 2 4", "the engine knows orange's values: give the warrior's value"),
+        (KNOWN, "gold 7 6 6 5 5 4 4 3", "the gold is set before the first move"),
+        (
+            CORNER,
+            "play orange palisade 2 0 3 0",
+            "orange cannot play palisade a3-a2: a palisade on a3-a2 would",
+        ),
+    ],
+)
+def test_refused_commands_answer_one_line_saying_why(setup: tuple[str, ...], line: str, reason: str) -> None:
+    s = session(*(f"newgame armadora orange blue {GOLD}" if x == "NEW" else x for x in setup))
+    answer = s.handle(line)
+    assert answer is not None and answer.startswith("? ") and "\n" not in answer
+    assert answer[2:].startswith(reason)
+
+
+def test_blank_lines_and_comments_get_no_answer() -> None:
+    s = Session()
+    assert s.handle("") is None and s.handle("   # a comment") is None
+
+
+def test_the_command_answers_each_line_on_stdout_and_nothing_else() -> None:
+    lines = [f"newgame armadora orange blue {GOLD}", "play orange warrior 9 9", "time 0.05", "genmove orange"]
+    commands = "\n".join([*lines, "bogus", "quit", ""])
+    bin_dir = Path(sys.executable).parent
+    run = subprocess.run(
+        [str(bin_dir / "armadora"), "engine", "--processes", "2"],
+        input=commands, capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 6
+    assert lines[0] == "= " and lines[2] == "= " and lines[5] == "= "
+    assert lines[1] == "? [9, 9] is off the board (rows 0-4, columns 0-7)"
+    assert lines[3].startswith("= ") and parse("orange", lines[3])
+    assert lines[4].startswith("? unknown command 'bogus'")
+    assert "Traceback" not in run.stderr
