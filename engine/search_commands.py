@@ -84,8 +84,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(run=_run_arena)
 
 
-
-
 def _common() -> argparse.ArgumentParser:
     """The options every search command shares: time, processes, seed, kernel."""
     common = argparse.ArgumentParser(add_help=False)
@@ -119,6 +117,7 @@ def register_bench(bench_subparsers: Any) -> None:
     )
     p.add_argument("--repeat", type=_positive, default=10, metavar="N", help="suggestions per position")
     p.set_defaults(run=_run_bench)
+
 
 def _seconds(text: str) -> float:
     value = float(text)
