@@ -527,6 +527,17 @@ def random_value(st: Ints, p: int, rng: Ints) -> int:
     return v + 1
 
 
+def best_other_total(st: Ints, region: int, side: int) -> int:
+    """The largest warrior total any other side has in the region."""
+    other = 0
+    for s in range(sides_of(st[S_NPL])):
+        if s != side:
+            t = side_total(st, region, s)
+            if t > other:
+                other = t
+    return other
+
+
 def cell_appeal(st: Ints, cell: int, side: int) -> int:
     """How much a warrior on this cell may bring: the territory's gold, more where it is contested."""
     region = territory(st, cell)
@@ -534,12 +545,7 @@ def cell_appeal(st: Ints, cell: int, side: int) -> int:
     if gold == 0:
         return 0
     mine = side_total(st, region, side)
-    other = 0
-    for s in range(sides_of(st[S_NPL])):
-        if s != side:
-            t = side_total(st, region, s)
-            if t > other:
-                other = t
+    other = best_other_total(st, region, side)
     lead = mine - other
     if lead < 0:
         lead = -lead
@@ -754,12 +760,7 @@ def region_outcome(st: Ints, region: int, side: int) -> int:
     if gold == 0:
         return 0
     mine = side_total(st, region, side)
-    other = 0
-    for s in range(sides_of(st[S_NPL])):
-        if s != side:
-            t = side_total(st, region, s)
-            if t > other:
-                other = t
+    other = best_other_total(st, region, side)
     if mine > other:
         return gold
     if other > mine:
