@@ -191,18 +191,7 @@ def flood(seed: int, east: int, west: int, south: int, north: int, limit: int) -
 
 def flood_all(seed: int, east: int, west: int, south: int, north: int) -> int:
     """Grow a cell mask across open sides until it stops growing: the territories it touches."""
-    region = seed
-    while True:
-        grown = (
-            region
-            | ((region & east) << 1)
-            | ((region & west) >> 1)
-            | ((region & south) << 8)
-            | ((region & north) >> 8)
-        )
-        if grown == region:
-            return grown
-        region = grown
+    return flood(seed, east, west, south, north, 41)  # no limit: there are 40 cells
 
 
 def territory(st: Ints, cell: int) -> int:
