@@ -9,7 +9,7 @@ compared with the face and with the tokens' printed colours directly.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import cast
 
 import cv2
@@ -66,17 +66,11 @@ def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
     return float(np.sqrt(cv2.contourArea(quad.astype(np.float32)) / (w * h)))
 
 
-@cache
-def _face_view(face_id: int, view: View, face: bytes, shape: tuple[int, int, int]) -> FloatImage:
-    image = np.frombuffer(face, np.uint8).reshape(shape)
-    small = cast(Image, cv2.resize(image, view.size, interpolation=cv2.INTER_AREA))
-    return to_float(small)
-
-
+@lru_cache(maxsize=8)
 def face_view(profile: Profile, view: View = CANONICAL) -> FloatImage:
-    """The profile's face in ``view``, as float BGR in 0..1 (computed once a process)."""
-    face = np.ascontiguousarray(profile.face)
-    return _face_view(id(profile), view, face.tobytes(), face.shape)
+    """The profile's face in ``view``, as float BGR in 0..1 (computed once per profile and view)."""
+    small = cast(Image, cv2.resize(profile.face, view.size, interpolation=cv2.INTER_AREA))
+    return to_float(small)
 
 
 def to_float(image: Image) -> FloatImage:

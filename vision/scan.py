@@ -21,6 +21,7 @@ import numpy.typing as npt
 from calibration.profile import Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
 from engine.check import CheckReport, Problem, check
+from engine.position import Position
 from vision.assemble import Assembled, assemble
 from vision.cells import cell_signs, read_cells
 from vision.colour import rgb_to_bgr_float
@@ -44,7 +45,7 @@ MAX_GOLD_PX_PER_MM = 6.0
 class Scan:
     """What one photo showed: the position, how sure each part is, what to look at, and the timings."""
 
-    position: Any
+    position: Position
     assembled: Assembled
     check: CheckReport
     located: Located
@@ -206,6 +207,3 @@ def read_gold_values(image: Image, homography: FloatArray) -> dict[Cell, tuple[i
         rows.append(numeral_probabilities(crop, px_per_mm))
     values, confidences = assign_gold_values(np.array(rows))
     return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}
-
-
-__all__ = ["Camera", "Scan", "scan", "scan_image"]
