@@ -37,9 +37,6 @@ NO_BOARD_SAMPLES = sorted(
     for path in SAMPLES.iterdir()
     if path.suffix in (".jpg", ".heic") and not json.loads(path.with_suffix(".json").read_text())["board"]
 )
-#: Samples the scanner still misreads: strong glare washing out warriors in a finished game.
-#: Strict, so that the day they read right the test says so.
-KNOWN_MISREADS = {"samples-0004.heic", "samples-0007.jpg"}
 UPRIGHT = SAMPLES / "samples-0000.jpg"
 
 
@@ -63,16 +60,7 @@ def mistakes(photo_bytes: bytes, truth: dict[str, object]) -> list[str]:
     return [*result.wrong_cells, *result.wrong_slots, *gold]
 
 
-@pytest.mark.parametrize(
-    "photo",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="glare"))
-        if p.name in KNOWN_MISREADS
-        else p
-        for p in BOARD_SAMPLES
-    ],
-    ids=lambda p: p.name,
-)
+@pytest.mark.parametrize("photo", BOARD_SAMPLES, ids=lambda p: p.name)
 def test_sample_photos_read_exactly(photo: Path) -> None:
     assert mistakes(photo.read_bytes(), truth_of(photo)) == []
 

@@ -214,7 +214,9 @@ def training_data(
         )
         slot_labels.append([slot in palisades for slot in SLOTS])
         hidden = palisade_mask(palisades, view.camera)
-        signs = cell_signs(view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
+        signs = cell_signs(
+            view.balanced, view.face, targets, CANONICAL, view.glare, hidden, view.white, (wood,)
+        )
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
         cell_rows.append(signs.features[off_gold])
         cell_labels.append([tuple(cell) in occupied for cell in CELLS if not cell.bit & GOLD_MASK])

@@ -19,9 +19,10 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS
-from vision.colour import shaded_distance
+from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, View, cell_centre_mm
 from vision.logistic import fit_logistic, logistic
+from vision.rectify import detail
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -39,6 +40,16 @@ TOKEN_MARGIN = 0.0
 LIGHT_RATIO = 1.25
 #: A covered pixel further than this from every token colour does not vote (emblems, numerals).
 VOTE_LIMIT = 0.42
+#: Each colour starts with this many votes (a pixel each): a disc with no colour in it gets even shares.
+PRIOR_VOTES = 0.5
+#: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
+MIN_SATURATION = 0.15
+#: The printed art's texture is compared on detail finer than this Gaussian (view pixels), after
+#: blurring the photo by the other: shading and glare are smoother, and photos are a little blurred.
+DETAIL_SIGMA_PX = 4.0
+DETAIL_BLUR_PX = 1.0
+#: The texture is matched at shifts up to this (view pixels), for what registration leaves.
+MATCH_SHIFT_PX = 1
 
 EMPTY, GOLD = 0, 1
 
@@ -109,13 +120,49 @@ class CellSigns:
 
 
 #: The columns of :attr:`CellSigns.features`.
-FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare")
+FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare", "face_match", "face_detail")
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    22.661, -7.227, 28.250, -27.695, 1.849, 6.937,
+    7.129, 1.793, 5.225, -3.092, 1.117, -13.234, 1.241,
+    3.527,
 )  # fmt: skip
+
+
+def _centred(values: FloatImage, seen: npt.NDArray[np.bool_]) -> FloatImage:
+    """Each disc's seen values less their mean, and zero where not seen."""
+    seen_values = np.where(seen, values, 0.0)
+    mean = seen_values.sum(axis=1, keepdims=True) / np.maximum(seen.sum(axis=1, keepdims=True), 1)
+    return cast(FloatImage, np.where(seen, values - mean, 0.0))
+
+
+def texture_match(
+    balanced: FloatImage, face: FloatImage, seen: npt.NDArray[np.bool_], view: View = CANONICAL
+) -> tuple[FloatArray, FloatArray]:
+    """How well each disc's fine detail matches the face's there, and how much detail the face has.
+
+    The match is the normalised correlation of the two (best over small
+    shifts): near 1 where the printed art shows, near 0 where a token's plain
+    face or anything else hides it, whatever its colour and however washed
+    out by glare. ``seen`` (40, pixels) leaves out what palisades hide.
+    """
+    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), DETAIL_BLUR_PX))
+    face_grey = cast(FloatImage, cv2.GaussianBlur(face.mean(axis=-1), (0, 0), FACE_BLUR_PX))
+    photo = _centred(cell_pixels(detail(photo_grey, DETAIL_SIGMA_PX), view), seen)
+    face_detail = detail(face_grey, DETAIL_SIGMA_PX)
+    best = np.full(len(CELLS), -1.0)
+    reach = range(-MATCH_SHIFT_PX, MATCH_SHIFT_PX + 1)
+    for dy in reach:
+        for dx in reach:
+            printed = _centred(cell_pixels(np.roll(face_detail, (dy, dx), axis=(0, 1)), view), seen)
+            ncc = (photo * printed).sum(axis=1) / np.sqrt(
+                (photo * photo).sum(axis=1) * (printed * printed).sum(axis=1) + 1e-12
+            )
+            best = np.maximum(best, ncc)
+    printed = _centred(cell_pixels(face_detail, view), seen)
+    amount = np.sqrt((printed * printed).sum(axis=1) / np.maximum(seen.sum(axis=1), 1))
+    return best.astype(np.float64), amount.astype(np.float64)
 
 
 def cell_signs(
@@ -125,13 +172,23 @@ def cell_signs(
     view: View = CANONICAL,
     glare: FloatImage | None = None,
     hidden: npt.NDArray[np.bool_] | None = None,
+    white: npt.ArrayLike = (1.0, 1.0, 1.0),
+    ignore: tuple[FloatImage, ...] = (),
 ) -> CellSigns:
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
+
+    ``targets`` are the gold's colour, then each player's (as
+    :func:`vision.scan.token_colours` gives them).
 
     Signs, as shares of the disc's visible pixels: unlike the face (or more
     like a token than the face); of a token's colour; light and unlike the
     face (an emblem); and, for how far to trust them, how dark the face is
-    there and how much glare.
+    there and how much glare. Then how well the art's fine texture shows
+    through (:func:`texture_match`) and how much texture the art has there.
+    The colour votes are :func:`colour_shares`; ``white`` is the colour of
+    glare in ``balanced`` (:class:`vision.rectify.Balanced`); pixels nearer
+    one of the ``ignore`` colours (the palisades' wood, leaning over the
+    cell) than to every target do not vote.
     """
     photo_px = cell_pixels(balanced, view)
     face_px = cell_pixels(face, view)
@@ -149,6 +206,7 @@ def cell_signs(
     visible = np.maximum(seen.sum(axis=1), 1)
     votes_for = covered & (nearest_distance < VOTE_LIMIT)
     light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
+    match, face_detail = texture_match(balanced, face, seen, view)
     features = np.column_stack(
         [
             covered.sum(axis=1) / visible,
@@ -156,12 +214,45 @@ def cell_signs(
             light.sum(axis=1) / visible,
             1.0 - face_px.sum(axis=-1).mean(axis=1) / 3,
             np.zeros(len(CELLS)) if glare_px is None else glare_px.mean(axis=1),
+            match,
+            face_detail,
         ]
     )
-    nearest = np.argmin(to_target, axis=-1)
-    counts = np.stack([((nearest == k) & votes_for).sum(axis=1) for k in range(len(targets))], axis=-1)
-    shares = (counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 0.5 * len(targets))
-    return CellSigns(features.astype(np.float64), shares.astype(np.float64))
+    voting = covered
+    for other in ignore:
+        voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
+    shares = colour_shares(photo_px, voting, tuple(targets.values()), white)
+    return CellSigns(features.astype(np.float64), shares)
+
+
+def colour_shares(
+    pixels: FloatImage, voting: npt.NDArray[np.bool_], targets: tuple[FloatImage, ...], white: npt.ArrayLike
+) -> FloatArray:
+    """Per disc (rows of ``pixels``), the share of its ``voting`` pixels going to each target.
+
+    The first target is the gold's: its share is of the pixels nearer it than
+    any other. The rest share what is left between them, each pixel voting for
+    the nearest of them alone: a warrior's colour washed towards gold still
+    tells which warrior it is. Colours are compared by their
+    :func:`vision.colour.chroma`'s direction, so that glare and shade do not
+    turn one into another; a pixel with too little colour left (a pale
+    emblem, a washed-out patch, a grey shadow) does not vote.
+    """
+    colour = chroma(pixels, white)
+    saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
+    voting = voting & (saturation >= MIN_SATURATION)
+    directions = np.stack([chroma(target, white) for target in targets])
+    directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
+    alike = colour @ directions.T
+
+    def votes(nearest: npt.NDArray[np.intp], count: int) -> FloatArray:
+        tally = np.stack([(voting & (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
+        shares: FloatArray = (tally + PRIOR_VOTES) / (tally.sum(axis=1, keepdims=True) + PRIOR_VOTES * count)
+        return shares
+
+    gold = votes(np.argmax(alike, axis=-1), len(targets))[:, :1]
+    players = votes(np.argmax(alike[..., 1:], axis=-1), len(targets) - 1)
+    return np.concatenate([gold, (1 - gold) * players], axis=1).astype(np.float64)
 
 
 def model_inputs(features: FloatArray) -> FloatArray:

@@ -56,6 +56,24 @@ def shaded_distance(
     return result
 
 
+def chroma(pixels: FloatImage, white: npt.ArrayLike = (1.0, 1.0, 1.0)) -> FloatImage:
+    """What is left of each pixel's colour (..., 3) once as much ``white`` as it holds is taken off.
+
+    Glare adds ``white`` to a colour and leaves its chroma alone; a shadow
+    scales the chroma and keeps its direction. So the direction tells colours
+    apart however washed out or shaded they are, and its length says how much
+    colour there is to go by.
+
+    >>> orange = np.array([0.14, 0.48, 0.88], np.float32)
+    >>> np.allclose(chroma(orange + 0.3), chroma(orange))
+    True
+    """
+    w = np.asarray(white, np.float32)
+    amount = (pixels / w).min(axis=-1, keepdims=True)
+    result: FloatImage = (pixels - amount * w).astype(np.float32)
+    return result
+
+
 def rgb_to_bgr_float(rgb: tuple[int, int, int]) -> FloatImage:
     """An sRGB triple as the float BGR in 0..1 the scanner works in.
 

@@ -26,7 +26,12 @@ Descriptors = npt.NDArray[np.uint8] | npt.NDArray[np.float32]
 
 #: The long side, in pixels, at which photos are searched for the board; then the fallbacks.
 SEARCH_LONG_SIDE = 1024
-SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift", 1280))
+SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift_tilted", 1280))
+#: ``sift_tilted`` also matches against the face as seen this foreshortened (a tilt of about 53
+#: degrees) along each of these directions: SIFT copes with scale and turn but not with a steep
+#: view of a mostly covered board.
+TILT_SQUASH = 0.6
+TILT_DIRECTIONS_DEG = (0.0, 45.0, 90.0, 135.0)
 #: Pixels a millimetre of the face image features are taken from.
 FACE_PX_PER_MM = 2.0
 
@@ -94,12 +99,54 @@ def _grey(image: Image) -> Image:
 
 @lru_cache(maxsize=8)
 def face_features(profile: Profile, kind: str = "orb") -> FaceFeatures:
-    """The face's features (``"orb"`` or ``"sift"``), computed once per profile and process."""
+    """The face's features, computed once per profile and process.
+
+    ``kind``: ``"orb"``, ``"sift"``, or ``"sift_tilted"``: SIFT on the face
+    and on the face squashed by :data:`TILT_SQUASH` along each of
+    :data:`TILT_DIRECTIONS_DEG`, as a steep photo shows it.
+    """
     size = (round(BOARD_W_MM * FACE_PX_PER_MM), round(BOARD_H_MM * FACE_PX_PER_MM))
-    small = cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA)
-    keypoints, descriptors = _detector(kind).detectAndCompute(small, None)
-    points = np.array([kp.pt for kp in keypoints], np.float32) / FACE_PX_PER_MM
-    return FaceFeatures(kind, points, cast(Descriptors, descriptors))
+    small = cast(Image, cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA))
+    squashes = [np.eye(2)]
+    if kind == "sift_tilted":
+        squashes += [_squash(TILT_SQUASH, angle) for angle in TILT_DIRECTIONS_DEG]
+    points, descriptors = [], []
+    for squash in squashes:
+        found_px, found = _features_seen_squashed(small, squash, kind)
+        # A pixel's centre lies half a pixel into it: pixel i of the small face spans i..i+1.
+        points.append((found_px + 0.5) / FACE_PX_PER_MM)
+        descriptors.append(found)
+    return FaceFeatures(kind, np.vstack(points).astype(np.float32), cast(Descriptors, np.vstack(descriptors)))
+
+
+def _squash(factor: float, angle_deg: float) -> FloatArray:
+    """The 2x2 map that shrinks the plane by ``factor`` along the direction ``angle_deg``."""
+    t = np.deg2rad(angle_deg)
+    turn = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    squash: FloatArray = turn.T @ np.diag([1.0, factor]) @ turn
+    return squash
+
+
+def _features_seen_squashed(face: Image, squash: FloatArray, kind: str) -> tuple[FloatArray, Descriptors]:
+    """Features of ``face`` warped by ``squash``, with their places mapped back to ``face``'s pixels."""
+    if np.array_equal(squash, np.eye(2)):
+        keypoints, descriptors = _detector(kind).detectAndCompute(face, None)
+        return np.array([kp.pt for kp in keypoints], np.float64).reshape(-1, 2), cast(
+            Descriptors, descriptors
+        )
+    h, w = face.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) @ squash.T
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    affine = np.c_[squash, -low]
+    out = (int(np.ceil(high[0] - low[0])), int(np.ceil(high[1] - low[1])))
+    warped = cv2.warpAffine(face, affine, out, flags=cv2.INTER_LINEAR)
+    # Features on the warped face's edge would describe the blank around it.
+    inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), affine, out)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8), iterations=3)
+    keypoints, descriptors = _detector(kind).detectAndCompute(warped, inside)
+    found = np.array([kp.pt for kp in keypoints], np.float64).reshape(-1, 2) - affine[:, 2]
+    unsquashed: FloatArray = found @ np.linalg.inv(squash).T
+    return unsquashed, cast(Descriptors, descriptors)
 
 
 def locate(image: Image, profile: Profile) -> Located:
@@ -107,19 +154,25 @@ def locate(image: Image, profile: Profile) -> Located:
 
     ORB features at :data:`SEARCH_LONG_SIDE` pixels find most boards fast;
     where they find none (a finished game hides much of the face, blur, a
-    steep angle), SIFT tries, then SIFT on a larger image, so that a board
-    too small to read is still told apart from no board at all.
+    steep angle), or a board that cannot be (cut off, too small, too
+    tilted), SIFT tries, then SIFT on a larger image that also knows the face
+    seen steeply, so that a board too small to read is still told apart from
+    no board at all. The first attempt's objection is the one reported.
     """
     grey = _grey(image)
-    located: Located | None = None
+    refused: NoBoardError | None = None
     for kind, long_side in SEARCH_ATTEMPTS:
         located = _match(grey, face_features(profile, kind), long_side)
-        if located is not None:
-            break
-    if located is None:
-        raise NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
-    _check_plausible(located, image.shape[1], image.shape[0])
-    return located
+        if located is None:
+            continue
+        try:
+            _check_plausible(located, image.shape[1], image.shape[0])
+        except NoBoardError as error:
+            # A few wrong matches can put a corner out of frame: a finer attempt may still place it.
+            refused = refused or error
+            continue
+        return located
+    raise refused or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
 
 
 def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | None:

@@ -9,6 +9,7 @@ compared with the face and with the tokens' printed colours directly.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
@@ -41,17 +42,32 @@ def rectify(image: Image, homography: FloatArray, view: View = CANONICAL) -> Ima
     ``homography`` maps board millimetres to ``image`` pixels. Images much finer
     than the view are halved first, so the warp does not alias.
     """
+    reduced, to_reduced = reduce_for_view(image, homography, view)
+    return warp_to_view(reduced, to_reduced @ homography, view)
+
+
+def reduce_for_view(image: Image, homography: FloatArray, view: View = CANONICAL) -> tuple[Image, FloatArray]:
+    """``image`` halved until it is at most 2.5 times finer than ``view`` where the board is.
+
+    Returns the halved image and the matrix taking ``image``'s pixels to its.
+    """
     to_image = homography @ np.linalg.inv(view.from_mm())
     scale = _pixels_per_view_pixel(to_image, view)
+    to_reduced = np.eye(3)
     while scale > 2.5:
         image = cast(Image, cv2.pyrDown(image))
-        to_image = np.diag([0.5, 0.5, 1.0]) @ to_image
+        to_reduced = np.diag([0.5, 0.5, 1.0]) @ to_reduced
         scale /= 2
+    return image, to_reduced
+
+
+def warp_to_view(image: Image, homography: FloatArray, view: View = CANONICAL) -> Image:
+    """The board in ``image`` (``homography`` maps millimetres to its pixels) warped to ``view``."""
     return cast(
         Image,
         cv2.warpPerspective(
             image,
-            to_image,
+            homography @ np.linalg.inv(view.from_mm()),
             view.size,
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
@@ -68,9 +84,28 @@ def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
 
 @lru_cache(maxsize=8)
 def face_view(profile: Profile, view: View = CANONICAL) -> FloatImage:
-    """The profile's face in ``view``, as float BGR in 0..1 (computed once per profile and view)."""
-    small = cast(Image, cv2.resize(profile.face, view.size, interpolation=cv2.INTER_AREA))
-    return to_float(small)
+    """The profile's face in ``view``, as float BGR in 0..1 (computed once per profile and view).
+
+    Pixel ``i`` shows the face at ``i / view.px_per_mm`` millimetres, as :func:`rectify`'s pixels do.
+    """
+    small = cv2.resize(profile.face, view.size, interpolation=cv2.INTER_AREA)
+    # A resized pixel i averages the face over view pixels i..i+1: half a pixel over centres it on i.
+    half_pixel = np.array([[1, 0, 0.5], [0, 1, 0.5]], np.float64)
+    centred = cv2.warpAffine(
+        small, half_pixel, view.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return to_float(cast(Image, centred))
+
+
+def detail(grey: FloatImage, sigma: float) -> FloatImage:
+    """``grey`` less its blur by a Gaussian of ``sigma`` pixels: the fine detail without the smooth light.
+
+    >>> flat = np.full((9, 9), 0.5, np.float32)
+    >>> float(np.abs(detail(flat, 2.0)).max())
+    0.0
+    """
+    smooth = cv2.GaussianBlur(grey, (0, 0), sigma)
+    return cast(FloatImage, (grey - smooth).astype(np.float32))
 
 
 def to_float(image: Image) -> FloatImage:
@@ -160,15 +195,29 @@ def light_model(
     return gain.astype(np.float32), glare.astype(np.float32)
 
 
+@dataclass(frozen=True, eq=False)
+class Balanced:
+    """A photo under the face's own light, with the glare taken off.
+
+    ``glare`` is how much glare there was at each pixel (in ``image``'s units):
+    where colours may still be washed out by what the smooth fit missed.
+    ``white`` is the colour that glare has in ``image`` (3 channels, mean 1):
+    glare is white in the photo, so under the face's light it takes the
+    inverse of the light's colour.
+    """
+
+    image: FloatImage
+    glare: FloatImage
+    white: FloatArray
+
+
 def balance(
     photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
-) -> tuple[FloatImage, FloatImage]:
-    """The photo under the face's own light with the glare taken off, and how much glare there was.
-
-    The glare (per pixel, in the balanced image's units) tells the readers
-    where colours may still be washed out by what the smooth fit missed.
-    """
+) -> Balanced:
+    """The photo under the face's own light with the glare taken off, how much glare, and its colour."""
     gain, offset = light_model(photo, face, view, tokens)
     balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
+    inverse = (1.0 / gain.reshape(-1, 3)).mean(axis=0)
     # Glare the smooth fit missed (it is sharper than the fit, or over hidden face) may remain anywhere.
-    return balanced, (offset[..., 0] / gain.mean(axis=-1) + GLARE_FLOOR).astype(np.float32)
+    glare = (offset[..., 0] / gain.mean(axis=-1) + GLARE_FLOOR).astype(np.float32)
+    return Balanced(balanced, glare, (inverse / inverse.mean()).astype(np.float64))

@@ -1,9 +1,10 @@
 """The scanner's pipeline: photo bytes in, position with confidences out, each stage timed.
 
 Stages, each a function of arrays: load (:mod:`vision.load`), locate
-(:mod:`vision.locate`), rectify and balance the light (:mod:`vision.rectify`),
-read cells (:mod:`vision.cells`), read slots (:mod:`vision.slots`), read the
-gold numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
+(:mod:`vision.locate`), register to the millimetre (:mod:`vision.register`),
+rectify and balance the light (:mod:`vision.rectify`), read cells
+(:mod:`vision.cells`), read slots (:mod:`vision.slots`), read the gold
+numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 import cv2
@@ -30,6 +31,7 @@ from vision.load import Photo, load_photo
 from vision.locate import Camera, Located, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
+from vision.register import register
 from vision.slots import palisade_mask, read_slots, slot_features
 
 Image = npt.NDArray[np.uint8]
@@ -120,21 +122,22 @@ class BoardView:
     balanced: npt.NDArray[np.float32]
     glare: npt.NDArray[np.float32]
     face: npt.NDArray[np.float32]
+    white: FloatArray
 
 
 def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> BoardView:
     """Locate the board in an upright BGR photo, rectify it and balance its light."""
     timer = timer or _Timer()
     height, width = image.shape[:2]
-    located = timer.run("locate", locate, image, profile)
+    found = timer.run("locate", locate, image, profile)
+    face = face_view(profile, CANONICAL)
+    registration = timer.run("register", register, image, found.homography, face, CANONICAL)
+    located = replace(found, homography=registration.homography)
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
-        face = face_view(profile, CANONICAL)
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
-        balanced, glare = balance(
-            to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens
-        )
-    return BoardView(located, camera, balanced, glare, face)
+        balanced = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
+    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white)
 
 
 def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
@@ -166,7 +169,9 @@ def scan_image(
         )
     with timer.stage("cells"):
         hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
-        signs = cell_signs(view.balanced, view.face, targets, CANONICAL, view.glare, hidden)
+        signs = cell_signs(
+            view.balanced, view.face, targets, CANONICAL, view.glare, hidden, view.white, (wood,)
+        )
         cells = read_cells(signs, tuple(name for name in targets if name != "gold"))
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):

@@ -70,8 +70,8 @@ FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top"
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    -3.973, -2.178, 9.183, 1.843, 9.145, -10.790, -1.854,
-    1.896,
+    5.811, 1.955, 6.237, 0.101, 9.028, -17.304, -3.578,
+    8.610,
 )  # fmt: skip
 
 
