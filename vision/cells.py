@@ -22,7 +22,7 @@ from engine.board import CELLS
 from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, View, cell_centre_mm
 from vision.logistic import fit_logistic, logistic
-from vision.rectify import detail
+from vision.rectify import correlation, detail
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -156,10 +156,7 @@ def texture_match(
     for dy in reach:
         for dx in reach:
             printed = _centred(cell_pixels(np.roll(face_detail, (dy, dx), axis=(0, 1)), view), seen)
-            ncc = (photo * printed).sum(axis=1) / np.sqrt(
-                (photo * photo).sum(axis=1) * (printed * printed).sum(axis=1) + 1e-12
-            )
-            best = np.maximum(best, ncc)
+            best = np.maximum(best, correlation(photo, printed, axis=1))
     printed = _centred(cell_pixels(face_detail, view), seen)
     amount = np.sqrt((printed * printed).sum(axis=1) / np.maximum(seen.sum(axis=1), 1))
     return best.astype(np.float64), amount.astype(np.float64)

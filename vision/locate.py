@@ -107,10 +107,14 @@ def face_features(profile: Profile, kind: str = "orb") -> FaceFeatures:
     """
     size = (round(BOARD_W_MM * FACE_PX_PER_MM), round(BOARD_H_MM * FACE_PX_PER_MM))
     small = cast(Image, cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA))
-    squashes = [np.eye(2)]
-    if kind == "sift_tilted":
-        squashes += [_squash(TILT_SQUASH, angle) for angle in TILT_DIRECTIONS_DEG]
-    points, descriptors = [], []
+    if kind != "sift_tilted":
+        squashes = [np.eye(2)]
+        points, descriptors = [], []
+    else:
+        # The face seen straight on is the plain SIFT set, already made for the attempt before.
+        plain = face_features(profile, "sift")
+        squashes = [_squash(TILT_SQUASH, angle) for angle in TILT_DIRECTIONS_DEG]
+        points, descriptors = [plain.points_mm.astype(np.float64)], [plain.descriptors]
     for squash in squashes:
         found_px, found = _features_seen_squashed(small, squash, kind)
         # A pixel's centre lies half a pixel into it: pixel i of the small face spans i..i+1.

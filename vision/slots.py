@@ -32,6 +32,7 @@ from vision.geometry import (
 )
 from vision.locate import Camera
 from vision.logistic import fit_logistic, logistic
+from vision.rectify import correlation
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -167,10 +168,7 @@ def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDA
     for shift in range(-extra, extra + 1):
         window = photo[..., extra + shift : extra + shift + 2 * half + 1]
         window = window - window.mean(axis=2, keepdims=True)
-        ncc = (window * reference).sum(axis=2) / np.sqrt(
-            (window * window).sum(axis=2) * (reference * reference).sum(axis=2) + 1e-9
-        )
-        best = np.maximum(best, ncc)
+        best = np.maximum(best, correlation(window, reference, axis=2))
     return best > LINE_MATCH
 
 
