@@ -6,13 +6,17 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.scan
 from calibration.profile import default_profile
-from engine.board import CELLS, Cell
-from vision.cells import cell_pixels, texture_match
-from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm
-from vision.locate import project
+from engine.board import CELLS, Cell, Slot
+from vision.cells import cell_coordinates
+from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm
+from vision.locate import Located, project
 from vision.rectify import face_view, rectify, to_float
 from vision.register import register
+from vision.slots import FEATURES as SLOT_FEATURES
+from vision.slots import slot_features
+from vision.texture import fine_detail, texture_match
 
 #: A tilted board about 3 px/mm across a 1600x1100 photo: board millimetres to photo pixels.
 TRUE_HOMOGRAPHY = np.array([[3.0, 0.25, 120.0], [0.08, 2.7, 90.0], [0.0002, 0.0004, 1.0]])
@@ -83,10 +87,55 @@ def test_texture_match_tells_the_printed_art_from_a_plain_token_of_the_same_colo
     r = round(16 * CANONICAL.px_per_mm)
     # A token of exactly the art's mean colour there: colour alone cannot tell it from the face.
     photo[y - r : y + r, x - r : x + r] = face[y - r : y + r, x - r : x + r].mean(axis=(0, 1))
-    seen = np.ones(cell_pixels(face[..., 0]).shape, bool)
-    match, amount = texture_match(photo, face, seen)
+    ys, xs = cell_coordinates()
+    match, amount = texture_match(*fine_detail(photo, face), ys, xs, np.ones(ys.shape, bool))
     textured = amount > 0.01
     assert match[covered.number] < 0.3
     others = [cell.number for cell in CELLS if cell != covered and textured[cell.number]]
     assert len(others) > 30
     assert match[others].min() > 0.95
+
+
+def test_slot_texture_tells_a_palisade_from_the_printed_line_under_it() -> None:
+    face = face_view(default_profile())
+    photo = face.copy()
+    covered = Slot.between(Cell(2, 3), Cell(2, 4))  # a vertical line
+    (x0, y0), (_, y1) = (np.array(p) * CANONICAL.px_per_mm for p in slot_segment_mm(covered))
+    x = round(x0)
+    top, bottom = round(min(y0, y1)) + 4, round(max(y0, y1)) - 4
+    # A plain stick 5 mm wide of the art's own mean colour there, seen from straight above.
+    photo[top:bottom, x - 5 : x + 5] = face[top:bottom, x - 5 : x + 5].mean(axis=(0, 1))
+    wood = face[top:bottom, x - 5 : x + 5].mean(axis=(0, 1))
+    features = slot_features(photo, face, wood, None)
+    hidden = features[:, SLOT_FEATURES.index("art_hidden")]
+    assert hidden[covered.number] > 0.3
+    assert np.delete(hidden, covered.number).max() < 0.05
+
+
+def test_a_board_found_badly_is_looked_for_again_and_the_better_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = photo_of_face()
+    wrong = shifted(TRUE_HOMOGRAPHY, 25.0, -15.0, 4.0)
+    asked: list[int] = []
+
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+        asked.append(first_attempt)
+        if first_attempt == 0:
+            return Located(wrong, 40, 60, attempt=0)
+        return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
+
+    monkeypatch.setattr(vision.scan, "locate", fake_locate)
+    view = vision.scan.board_view(photo, default_profile())
+    assert asked[:2] == [0, 1]
+    assert corner_error_mm(view.located.homography) < 0.3
+
+
+def test_a_board_found_well_is_not_looked_for_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[int] = []
+
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+        asked.append(first_attempt)
+        return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
+
+    monkeypatch.setattr(vision.scan, "locate", fake_locate)
+    vision.scan.board_view(photo_of_face(), default_profile())
+    assert asked == [0]

@@ -192,7 +192,7 @@ def training_data(
     """Slot features and truths, and cell signs and truths (cells off gold), of every board photo."""
     from vision.cells import cell_signs
     from vision.load import read_photo
-    from vision.scan import board_view, token_colours
+    from vision.scan import board_view, token_colours, warrior_colours
     from vision.slots import palisade_mask, slot_features
 
     slot_rows, slot_labels, cell_rows, cell_labels = [], [], [], []
@@ -208,7 +208,7 @@ def training_data(
         except (NoBoardError, PhotoError):
             continue
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
-        tokens = tuple(targets.values())
+        tokens = warrior_colours(profile)
         slot_rows.append(
             slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare)
         )

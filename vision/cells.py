@@ -22,7 +22,7 @@ from engine.board import CELLS
 from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, View, cell_centre_mm
 from vision.logistic import fit_logistic, logistic
-from vision.rectify import correlation, detail
+from vision.texture import fine_detail, texture_match
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -44,12 +44,6 @@ VOTE_LIMIT = 0.42
 PRIOR_VOTES = 0.5
 #: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
 MIN_SATURATION = 0.15
-#: The printed art's texture is compared on detail finer than this Gaussian (view pixels), after
-#: blurring the photo by the other: shading and glare are smoother, and photos are a little blurred.
-DETAIL_SIGMA_PX = 4.0
-DETAIL_BLUR_PX = 1.0
-#: The texture is matched at shifts up to this (view pixels), for what registration leaves.
-MATCH_SHIFT_PX = 1
 
 EMPTY, GOLD = 0, 1
 
@@ -85,14 +79,22 @@ def _disc_offsets(view: View, radius_mm: float) -> tuple[npt.NDArray[np.intp], n
     return dy[inside], dx[inside]
 
 
-def cell_pixels(
-    image: npt.NDArray[ScalarT], view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
-) -> npt.NDArray[ScalarT]:
-    """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
+def cell_coordinates(
+    view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rows and columns of the disc of pixels at each cell's centre: each shape (40, pixels)."""
     dy, dx = _disc_offsets(view, radius_mm)
     centres = np.array([view.to_px(*cell_centre_mm(cell)) for cell in CELLS])
     ys = np.round(centres[:, 1:2]).astype(np.intp) + dy[None, :]
     xs = np.round(centres[:, 0:1]).astype(np.intp) + dx[None, :]
+    return ys, xs
+
+
+def cell_pixels(
+    image: npt.NDArray[ScalarT], view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
+) -> npt.NDArray[ScalarT]:
+    """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
+    ys, xs = cell_coordinates(view, radius_mm)
     pixels: npt.NDArray[ScalarT] = image[ys, xs]
     return pixels
 
@@ -125,41 +127,9 @@ FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare", "fac
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    7.129, 1.793, 5.225, -3.092, 1.117, -13.234, 1.241,
-    3.527,
+    6.656, 1.769, 4.811, -2.444, 0.023, -13.609, 0.812,
+    4.039,
 )  # fmt: skip
-
-
-def _centred(values: FloatImage, seen: npt.NDArray[np.bool_]) -> FloatImage:
-    """Each disc's seen values less their mean, and zero where not seen."""
-    seen_values = np.where(seen, values, 0.0)
-    mean = seen_values.sum(axis=1, keepdims=True) / np.maximum(seen.sum(axis=1, keepdims=True), 1)
-    return cast(FloatImage, np.where(seen, values - mean, 0.0))
-
-
-def texture_match(
-    balanced: FloatImage, face: FloatImage, seen: npt.NDArray[np.bool_], view: View = CANONICAL
-) -> tuple[FloatArray, FloatArray]:
-    """How well each disc's fine detail matches the face's there, and how much detail the face has.
-
-    The match is the normalised correlation of the two (best over small
-    shifts): near 1 where the printed art shows, near 0 where a token's plain
-    face or anything else hides it, whatever its colour and however washed
-    out by glare. ``seen`` (40, pixels) leaves out what palisades hide.
-    """
-    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), DETAIL_BLUR_PX))
-    face_grey = cast(FloatImage, cv2.GaussianBlur(face.mean(axis=-1), (0, 0), FACE_BLUR_PX))
-    photo = _centred(cell_pixels(detail(photo_grey, DETAIL_SIGMA_PX), view), seen)
-    face_detail = detail(face_grey, DETAIL_SIGMA_PX)
-    best = np.full(len(CELLS), -1.0)
-    reach = range(-MATCH_SHIFT_PX, MATCH_SHIFT_PX + 1)
-    for dy in reach:
-        for dx in reach:
-            printed = _centred(cell_pixels(np.roll(face_detail, (dy, dx), axis=(0, 1)), view), seen)
-            best = np.maximum(best, correlation(photo, printed, axis=1))
-    printed = _centred(cell_pixels(face_detail, view), seen)
-    amount = np.sqrt((printed * printed).sum(axis=1) / np.maximum(seen.sum(axis=1), 1))
-    return best.astype(np.float64), amount.astype(np.float64)
 
 
 def cell_signs(
@@ -181,7 +151,7 @@ def cell_signs(
     like a token than the face); of a token's colour; light and unlike the
     face (an emblem); and, for how far to trust them, how dark the face is
     there and how much glare. Then how well the art's fine texture shows
-    through (:func:`texture_match`) and how much texture the art has there.
+    through (:func:`vision.texture.texture_match`) and how much texture the art has there.
     The colour votes are :func:`colour_shares`; ``white`` is the colour of
     glare in ``balanced`` (:class:`vision.rectify.Balanced`); pixels nearer
     one of the ``ignore`` colours (the palisades' wood, leaning over the
@@ -203,7 +173,7 @@ def cell_signs(
     visible = np.maximum(seen.sum(axis=1), 1)
     votes_for = covered & (nearest_distance < VOTE_LIMIT)
     light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
-    match, face_detail = texture_match(balanced, face, seen, view)
+    match, face_detail = texture_match(*fine_detail(balanced, face), *cell_coordinates(view), seen)
     features = np.column_stack(
         [
             covered.sum(axis=1) / visible,

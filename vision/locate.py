@@ -9,7 +9,7 @@ which way up the board is. A photo where no plausible board is found raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
 
@@ -71,6 +71,8 @@ class Located:
     homography: FloatArray
     inliers: int
     matches: int
+    #: Which of :data:`SEARCH_ATTEMPTS` found it.
+    attempt: int = 0
 
     def corners_px(self) -> FloatArray:
         """The face's corners in photo pixels, clockwise from the board's top-left."""
@@ -153,7 +155,7 @@ def _features_seen_squashed(face: Image, squash: FloatArray, kind: str) -> tuple
     return unsquashed, cast(Descriptors, descriptors)
 
 
-def locate(image: Image, profile: Profile) -> Located:
+def locate(image: Image, profile: Profile, first_attempt: int = 0) -> Located:
     """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
 
     ORB features at :data:`SEARCH_LONG_SIDE` pixels find most boards fast;
@@ -162,10 +164,12 @@ def locate(image: Image, profile: Profile) -> Located:
     tilted), SIFT tries, then SIFT on a larger image that also knows the face
     seen steeply, so that a board too small to read is still told apart from
     no board at all. The first attempt's objection is the one reported.
+    ``first_attempt`` skips the attempts of :data:`SEARCH_ATTEMPTS` before it,
+    to look again when a board found does not hold up.
     """
     grey = _grey(image)
     refused: NoBoardError | None = None
-    for kind, long_side in SEARCH_ATTEMPTS:
+    for attempt, (kind, long_side) in enumerate(SEARCH_ATTEMPTS[first_attempt:], first_attempt):
         located = _match(grey, face_features(profile, kind), long_side)
         if located is None:
             continue
@@ -175,7 +179,7 @@ def locate(image: Image, profile: Profile) -> Located:
             # A few wrong matches can put a corner out of frame: a finer attempt may still place it.
             refused = refused or error
             continue
-        return located
+        return replace(located, attempt=attempt)
     raise refused or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
 
 

@@ -97,29 +97,6 @@ def face_view(profile: Profile, view: View = CANONICAL) -> FloatImage:
     return to_float(cast(Image, centred))
 
 
-def detail(grey: FloatImage, sigma: float) -> FloatImage:
-    """``grey`` less its blur by a Gaussian of ``sigma`` pixels: the fine detail without the smooth light.
-
-    >>> flat = np.full((9, 9), 0.5, np.float32)
-    >>> float(np.abs(detail(flat, 2.0)).max())
-    0.0
-    """
-    smooth = cv2.GaussianBlur(grey, (0, 0), sigma)
-    return cast(FloatImage, (grey - smooth).astype(np.float32))
-
-
-def correlation(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating], axis: int = -1) -> FloatArray:
-    """The normalised correlation of ``a`` and ``b``, each already less its mean, along ``axis``.
-
-    >>> ramp = np.array([-1.0, 0.0, 1.0])
-    >>> round(correlation(ramp, 2 * ramp).item(), 6), round(correlation(ramp, -ramp).item(), 6)
-    (1.0, -1.0)
-    """
-    energy = (a * a).sum(axis=axis) * (b * b).sum(axis=axis)
-    result: FloatArray = ((a * b).sum(axis=axis) / np.sqrt(energy + 1e-9)).astype(np.float64)
-    return result
-
-
 def to_float(image: Image) -> FloatImage:
     """BGR ``uint8`` to ``float32`` in 0..1."""
     return image.astype(np.float32) * np.float32(1 / 255)

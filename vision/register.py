@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import CANONICAL, View
-from vision.rectify import detail, reduce_for_view, warp_to_view
+from vision.rectify import reduce_for_view, warp_to_view
+from vision.texture import detail
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]

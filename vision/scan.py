@@ -28,7 +28,7 @@ from vision.cells import cell_signs, read_cells
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
 from vision.load import Photo, load_photo
-from vision.locate import Camera, Located, camera_from_homography, locate
+from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.register import register
@@ -38,6 +38,10 @@ Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 T = TypeVar("T")
 
+#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.register`), and
+#: the slower ways of finding the board are tried too; on the tuning photos a board found right
+#: had at least 59.
+CONFIDENT_PATCHES = 45
 #: Margin around a gold cell in the crop handed to the numeral reader.
 GOLD_CROP_MARGIN_MM = 5.0
 MAX_GOLD_PX_PER_MM = 6.0
@@ -129,9 +133,21 @@ def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> B
     """Locate the board in an upright BGR photo, rectify it and balance its light."""
     timer = timer or _Timer()
     height, width = image.shape[:2]
-    found = timer.run("locate", locate, image, profile)
     face = face_view(profile, CANONICAL)
+    found = timer.run("locate", locate, image, profile)
     registration = timer.run("register", register, image, found.homography, face, CANONICAL)
+    # Few patches of art agreeing on where the board is means the features matched badly (a hand,
+    # a steep view of a finished game): the later, slower attempts may find it better.
+    attempt = found.attempt
+    while registration.agreeing < CONFIDENT_PATCHES and attempt + 1 < len(SEARCH_ATTEMPTS):
+        try:
+            again = timer.run("locate", locate, image, profile, attempt + 1)
+        except NoBoardError:
+            break
+        attempt = again.attempt
+        second = timer.run("register", register, image, again.homography, face, CANONICAL)
+        if second.agreeing > registration.agreeing:
+            found, registration = again, second
     located = replace(found, homography=registration.homography)
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
@@ -145,6 +161,11 @@ def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
     return {"gold": rgb_to_bgr_float(profile.gold)} | {
         name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()
     }
+
+
+def warrior_colours(profile: Profile) -> tuple[npt.NDArray[np.float32], ...]:
+    """Each player's colour: what may cover a grid line besides a palisade (a gold coin never reaches one)."""
+    return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
 def scan_image(
@@ -164,7 +185,7 @@ def scan_image(
     with timer.stage("slots"):
         slots = read_slots(
             slot_features(
-                view.balanced, view.face, wood, view.camera, CANONICAL, tuple(targets.values()), view.glare
+                view.balanced, view.face, wood, view.camera, CANONICAL, warrior_colours(profile), view.glare
             )
         )
     with timer.stage("cells"):

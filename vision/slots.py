@@ -32,7 +32,7 @@ from vision.geometry import (
 )
 from vision.locate import Camera
 from vision.logistic import fit_logistic, logistic
-from vision.rectify import correlation
+from vision.texture import correlation, fine_detail, texture_match
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -53,6 +53,13 @@ WOOD_MARGIN = 0.0
 #: read over this half-width.
 LINE_MATCH = 0.6
 PROFILE_HALF_MM = 3.0
+#: The art's texture is matched over a band this half-wide (mm) at the foot, leaving out the
+#: printed line's core.
+TEXTURE_HALF_MM = 3.5
+LINE_CORE_MM = 1.0
+#: Art with this much detail there (root mean square, grey 0..1) fully counts when its texture fails to
+#: show; most slots have 0.03 to 0.07.
+FULL_DETAIL = 0.06
 #: A band differs from the face when its median pixel is further than this from it.
 FACE_LIMIT = 0.22
 
@@ -66,13 +73,16 @@ class SlotReading:
 
 
 #: The columns of :func:`slot_features`.
-FEATURES = ("wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "lean")
+FEATURES = (
+    "wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "lean",
+    "art_hidden",
+)  # fmt: skip
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    5.811, 1.955, 6.237, 0.101, 9.028, -17.304, -3.578,
-    8.610,
+    4.942, 2.046, 3.998, -1.000, 9.535, -11.318, -3.893, 16.123,
+    1.665,
 )  # fmt: skip
 
 
@@ -103,8 +113,7 @@ def _band_samples(
     The band runs along the slot's line, moved across it by ``shift`` times the
     lean: 0 reads the palisade's foot, 1 where its top lands.
     """
-    half = BAND_HALF_MM if half_mm is None else half_mm
-    across = np.arange(-half, half + 1e-9, 1.0 / view.px_per_mm)
+    across = _across(view, BAND_HALF_MM if half_mm is None else half_mm)
     along = np.linspace(0.0, PITCH_MM, STEPS)
     xs = np.empty((len(SLOTS), STEPS, len(across)))
     ys = np.empty_like(xs)
@@ -124,13 +133,20 @@ def _band_samples(
     return xs, ys, keep
 
 
-def _sample(image: FloatImage, xs: FloatArray, ys: FloatArray) -> FloatImage:
-    xi = np.clip(np.round(xs).astype(np.intp), 0, image.shape[1] - 1)
+def _pixel_indices(
+    image: FloatImage, xs: FloatArray, ys: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The rows and columns of ``image``'s pixels nearest the points (``xs``, ``ys``)."""
     yi = np.clip(np.round(ys).astype(np.intp), 0, image.shape[0] - 1)
-    return image[yi, xi]
+    xi = np.clip(np.round(xs).astype(np.intp), 0, image.shape[1] - 1)
+    return yi, xi
 
 
-def _band(
+def _sample(image: FloatImage, xs: FloatArray, ys: FloatArray) -> FloatImage:
+    return image[_pixel_indices(image, xs, ys)]
+
+
+def _wood_pixels(
     balanced: FloatImage,
     face: FloatImage,
     wood: FloatImage,
@@ -138,19 +154,18 @@ def _band(
     xs: FloatArray,
     ys: FloatArray,
     glare: FloatImage | None = None,
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per slot and step: is the band wood (rather than the face or a token), and does it differ from
-    the face."""
+) -> tuple[npt.NDArray[np.bool_], FloatImage]:
+    """Per slot, step and pixel across a band: is it wood (rather than the face or a token), and how far
+    it is from the face."""
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
     to_wood = shaded_distance(pixels, wood, min_shade=WOOD_MIN_SHADE, glare=washed)
-    to_other = shaded_distance(pixels, printed, glare=washed)
-    differs = np.median(to_other, axis=2) > FACE_LIMIT
+    to_face = shaded_distance(pixels, printed, glare=washed)
+    to_other = to_face
     for colour in tokens:
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
-    woody = ((to_wood + WOOD_MARGIN < to_other) & (to_wood < WOOD_LIMIT)).mean(axis=2) > 0.5
-    return woody, differs
+    return (to_wood + WOOD_MARGIN < to_other) & (to_wood < WOOD_LIMIT), to_face
 
 
 def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDArray[np.bool_]:
@@ -185,8 +200,10 @@ def slot_features(
 
     Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
     halfway to where its top lands, and there; the foot and the halfway band
-    differing from the face; the printed line still showing; and how far
-    tall things lean across the slot here (in palisade heights).
+    differing from the face; the printed line still showing; how far
+    tall things lean across the slot here (in palisade heights); and how much
+    of the art's texture beside the line at the foot fails to show, weighed
+    by how much texture the art has there (:func:`vision.texture.texture_match`).
     """
     leans = leans_mm(camera)
     columns = []
@@ -195,15 +212,34 @@ def slot_features(
         xs, ys, keep_here = _band_samples(view, leans, shift)
         if shift == 0.0:
             keep = keep_here
-        woody, differs = _band(balanced, face, wood, tokens, xs, ys, glare)
-        columns.append(woody)
+        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare)
+        columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
-            columns.append(differs)
+            columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
     columns.append(_line_visible(balanced, face, view))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     normals = np.array([_normal(slot) for slot in SLOTS])
     lean_across = np.abs((leans * normals).sum(axis=1)) / PALISADE_HEIGHT_MM
-    return np.column_stack([*shares, lean_across])
+    # The art beside the line, where a palisade's foot covers it; the line itself is left out, as a
+    # palisade's edge or shadow along it looks much like it.
+    xs, ys, _ = _band_samples(view, leans, 0.0, TEXTURE_HALF_MM)
+    rows, columns_px = _pixel_indices(face, xs, ys)
+    beside_line = np.abs(_across(view, TEXTURE_HALF_MM)) >= LINE_CORE_MM
+    counted = (keep[..., None] & beside_line).reshape(len(SLOTS), -1)
+    match, amount = texture_match(
+        *fine_detail(balanced, face),
+        rows.reshape(len(SLOTS), -1),
+        columns_px.reshape(len(SLOTS), -1),
+        counted,
+    )
+    # Texture that fails to match says something covers the art only where the art has texture.
+    return np.column_stack([*shares, lean_across, (1.0 - match) * np.minimum(amount / FULL_DETAIL, 1.0)])
+
+
+def _across(view: View, half_mm: float) -> FloatArray:
+    """Where a band's pixels lie across its line (mm), a band ``half_mm`` either side of it."""
+    across: FloatArray = np.arange(-half_mm, half_mm + 1e-9, 1.0 / view.px_per_mm)
+    return across
 
 
 def _normal(slot: Slot) -> FloatArray:

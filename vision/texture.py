@@ -1,0 +1,98 @@
+"""The printed art's fine texture against the photo's: whether the face shows, whatever its colour.
+
+Colour alone cannot tell a token or a palisade from art of much the same
+colour under it, nor art washed out by glare from a pale token. Texture can:
+where the face shows, the photo's fine detail correlates with the face's
+there; where anything covers it, it does not.
+
+>>> rng = np.random.default_rng(0)
+>>> art = rng.random((40, 40)).astype(np.float32)
+>>> ys, xs = np.mgrid[10:30, 10:30].reshape(2, 1, -1)
+>>> seen = np.ones(ys.shape, bool)
+>>> shown, _ = texture_match(art, art, ys, xs, seen)
+>>> hidden, _ = texture_match(np.zeros_like(art), art, ys, xs, seen)
+>>> round(float(shown[0]), 3), round(float(hidden[0]), 3)
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Indices = npt.NDArray[np.intp]
+
+#: Texture is compared on detail finer than this Gaussian (view pixels): shading and glare are
+#: smoother. The photo is blurred by the first, the face by the second, as photos are a little blurred.
+DETAIL_SIGMA_PX = 4.0
+PHOTO_BLUR_PX = 1.0
+FACE_BLUR_PX = 0.8
+#: The texture is matched at shifts up to this (view pixels), for what registration leaves.
+MATCH_SHIFT_PX = 1
+
+
+def detail(grey: FloatImage, sigma: float) -> FloatImage:
+    """``grey`` less its blur by a Gaussian of ``sigma`` pixels: the fine detail without the smooth light.
+
+    >>> flat = np.full((9, 9), 0.5, np.float32)
+    >>> float(np.abs(detail(flat, 2.0)).max())
+    0.0
+    """
+    smooth = cv2.GaussianBlur(grey, (0, 0), sigma)
+    return cast(FloatImage, (grey - smooth).astype(np.float32))
+
+
+def correlation(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating], axis: int = -1) -> FloatArray:
+    """The normalised correlation of ``a`` and ``b``, each already less its mean, along ``axis``.
+
+    >>> ramp = np.array([-1.0, 0.0, 1.0])
+    >>> round(correlation(ramp, 2 * ramp).item(), 6), round(correlation(ramp, -ramp).item(), 6)
+    (1.0, -1.0)
+    """
+    energy = (a * a).sum(axis=axis) * (b * b).sum(axis=axis)
+    result: FloatArray = ((a * b).sum(axis=axis) / np.sqrt(energy + 1e-9)).astype(np.float64)
+    return result
+
+
+def centred(values: npt.NDArray[np.floating], mask: npt.NDArray[np.bool_]) -> FloatArray:
+    """Each row's values under ``mask`` less their mean, and zero elsewhere."""
+    kept = np.where(mask, values, 0.0)
+    mean = kept.sum(axis=1, keepdims=True) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+    result: FloatArray = np.where(mask, values - mean, 0.0).astype(np.float64)
+    return result
+
+
+def fine_detail(balanced: FloatImage, face: FloatImage) -> tuple[FloatImage, FloatImage]:
+    """The fine detail of the balanced photo and of the face (both float BGR), blurred alike."""
+    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), PHOTO_BLUR_PX))
+    face_grey = cast(FloatImage, cv2.GaussianBlur(face.mean(axis=-1), (0, 0), FACE_BLUR_PX))
+    return detail(photo_grey, DETAIL_SIGMA_PX), detail(face_grey, DETAIL_SIGMA_PX)
+
+
+def texture_match(
+    photo_detail: FloatImage, face_detail: FloatImage, ys: Indices, xs: Indices, mask: npt.NDArray[np.bool_]
+) -> tuple[FloatArray, FloatArray]:
+    """Per row of pixel places, how well the photo's detail matches the face's, and how much the face has.
+
+    ``ys`` and ``xs`` (rows, pixels) say where each row's pixels are;
+    ``mask`` which of them to count. The match is the normalised correlation,
+    best over shifts of the face up to :data:`MATCH_SHIFT_PX`: near 1 where
+    the printed art shows, near 0 where something hides it. The amount is the
+    face's detail (root mean square) over the row.
+    """
+    height, width = face_detail.shape
+    photo = centred(photo_detail[ys, xs], mask)
+    best = np.full(len(ys), -1.0)
+    reach = range(-MATCH_SHIFT_PX, MATCH_SHIFT_PX + 1)
+    for dy in reach:
+        for dx in reach:
+            shifted = face_detail[np.clip(ys + dy, 0, height - 1), np.clip(xs + dx, 0, width - 1)]
+            best = np.maximum(best, correlation(photo, centred(shifted, mask), axis=1))
+    printed = centred(face_detail[ys, xs], mask)
+    amount = np.sqrt((printed * printed).sum(axis=1) / np.maximum(mask.sum(axis=1), 1))
+    return best, amount.astype(np.float64)
