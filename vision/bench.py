@@ -210,12 +210,22 @@ def training_data(
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
         tokens = warrior_colours(profile)
         slot_rows.append(
-            slot_features(view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare)
+            slot_features(
+                view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare, view.details
+            )
         )
         slot_labels.append([slot in palisades for slot in SLOTS])
         hidden = palisade_mask(palisades, view.camera)
         signs = cell_signs(
-            view.balanced, view.face, targets, CANONICAL, view.glare, hidden, view.white, (wood,)
+            view.balanced,
+            view.face,
+            targets,
+            CANONICAL,
+            view.glare,
+            hidden,
+            view.white,
+            (wood,),
+            view.details,
         )
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
         cell_rows.append(signs.features[off_gold])

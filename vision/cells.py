@@ -141,6 +141,7 @@ def cell_signs(
     hidden: npt.NDArray[np.bool_] | None = None,
     white: npt.ArrayLike = (1.0, 1.0, 1.0),
     ignore: tuple[FloatImage, ...] = (),
+    details: tuple[FloatImage, FloatImage] | None = None,
 ) -> CellSigns:
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
 
@@ -155,7 +156,8 @@ def cell_signs(
     The colour votes are :func:`colour_shares`; ``white`` is the colour of
     glare in ``balanced`` (:class:`vision.rectify.Balanced`); pixels nearer
     one of the ``ignore`` colours (the palisades' wood, leaning over the
-    cell) than to every target do not vote.
+    cell) than to every target do not vote. ``details`` is
+    :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
     """
     photo_px = cell_pixels(balanced, view)
     face_px = cell_pixels(face, view)
@@ -173,7 +175,9 @@ def cell_signs(
     visible = np.maximum(seen.sum(axis=1), 1)
     votes_for = covered & (nearest_distance < VOTE_LIMIT)
     light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
-    match, face_detail = texture_match(*fine_detail(balanced, face), *cell_coordinates(view), seen)
+    match, face_detail = texture_match(
+        *(details or fine_detail(balanced, face)), *cell_coordinates(view), seen
+    )
     features = np.column_stack(
         [
             covered.sum(axis=1) / visible,

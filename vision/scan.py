@@ -33,6 +33,7 @@ from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.register import register
 from vision.slots import palisade_mask, read_slots, slot_features
+from vision.texture import fine_detail
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -127,6 +128,8 @@ class BoardView:
     glare: npt.NDArray[np.float32]
     face: npt.NDArray[np.float32]
     white: FloatArray
+    #: :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, for the readers' texture signs.
+    details: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 
 
 def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> BoardView:
@@ -153,7 +156,8 @@ def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> B
     with timer.stage("rectify"):
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
         balanced = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
-    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white)
+        details = fine_detail(balanced.image, face)
+    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details)
 
 
 def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
@@ -185,13 +189,28 @@ def scan_image(
     with timer.stage("slots"):
         slots = read_slots(
             slot_features(
-                view.balanced, view.face, wood, view.camera, CANONICAL, warrior_colours(profile), view.glare
+                view.balanced,
+                view.face,
+                wood,
+                view.camera,
+                CANONICAL,
+                warrior_colours(profile),
+                view.glare,
+                view.details,
             )
         )
     with timer.stage("cells"):
         hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
         signs = cell_signs(
-            view.balanced, view.face, targets, CANONICAL, view.glare, hidden, view.white, (wood,)
+            view.balanced,
+            view.face,
+            targets,
+            CANONICAL,
+            view.glare,
+            hidden,
+            view.white,
+            (wood,),
+            view.details,
         )
         cells = read_cells(signs, tuple(name for name in targets if name != "gold"))
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)

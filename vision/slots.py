@@ -195,8 +195,11 @@ def slot_features(
     view: View = CANONICAL,
     tokens: tuple[FloatImage, ...] = (),
     glare: FloatImage | None = None,
+    details: tuple[FloatImage, FloatImage] | None = None,
 ) -> FloatArray:
     """What each slot looks like, as the share of its length showing each sign: shape (67, features).
+
+    ``details`` is :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
 
     Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
     halfway to where its top lands, and there; the foot and the halfway band
@@ -227,7 +230,7 @@ def slot_features(
     beside_line = np.abs(_across(view, TEXTURE_HALF_MM)) >= LINE_CORE_MM
     counted = (keep[..., None] & beside_line).reshape(len(SLOTS), -1)
     match, amount = texture_match(
-        *fine_detail(balanced, face),
+        *(details or fine_detail(balanced, face)),
         rows.reshape(len(SLOTS), -1),
         columns_px.reshape(len(SLOTS), -1),
         counted,
