@@ -22,8 +22,6 @@ import numpy.typing as npt
 
 from calibration.profile import Profile
 from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
-from vision.colour import rgb_to_bgr_float
-from vision.geometry import CANONICAL
 from vision.load import PhotoError
 from vision.locate import NoBoardError
 from vision.metrics import Comparison, compare
@@ -190,14 +188,10 @@ def training_data(
     pairs: Iterable[tuple[Path, Path]], profile: Profile
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """Slot features and truths, and cell signs and truths (cells off gold), of every board photo."""
-    from vision.cells import cell_signs
     from vision.load import read_photo
-    from vision.scan import board_view, token_colours, warrior_colours
-    from vision.slots import palisade_mask, slot_features
+    from vision.scan import board_view, view_cell_signs, view_slot_features
 
     slot_rows, slot_labels, cell_rows, cell_labels = [], [], [], []
-    wood = rgb_to_bgr_float(profile.wood)
-    targets = token_colours(profile)
     off_gold = np.array([not cell.bit & GOLD_MASK for cell in CELLS])
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
@@ -208,25 +202,9 @@ def training_data(
         except (NoBoardError, PhotoError):
             continue
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
-        tokens = warrior_colours(profile)
-        slot_rows.append(
-            slot_features(
-                view.balanced, view.face, wood, view.camera, CANONICAL, tokens, view.glare, view.details
-            )
-        )
+        slot_rows.append(view_slot_features(view, profile))
         slot_labels.append([slot in palisades for slot in SLOTS])
-        hidden = palisade_mask(palisades, view.camera)
-        signs = cell_signs(
-            view.balanced,
-            view.face,
-            targets,
-            CANONICAL,
-            view.glare,
-            hidden,
-            view.white,
-            (wood,),
-            view.details,
-        )
+        signs = view_cell_signs(view, profile, palisades)
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
         cell_rows.append(signs.features[off_gold])
         cell_labels.append([tuple(cell) in occupied for cell in CELLS if not cell.bit & GOLD_MASK])

@@ -126,8 +126,9 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
 
 def light_model(
     photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
-) -> tuple[FloatImage, FloatImage]:
-    """The light at each pixel of ``photo``: a per-channel gain, and an offset of white glare.
+) -> tuple[FloatImage, FloatImage, FloatArray]:
+    """The light at each pixel of ``photo``: a per-channel gain, an offset of white glare, and the light's
+    colour (3 channels) that the gain carries everywhere.
 
     Both images are float BGR of the same size. Where the face shows, the
     photo is ``brightness * colour * face + glare * white``: the light's
@@ -181,7 +182,7 @@ def light_model(
     size = (photo.shape[1], photo.shape[0])
     gain = cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)[..., None] * colour
     glare = cv2.resize(o, size, interpolation=cv2.INTER_LINEAR)[..., None] * np.ones(3, np.float32)
-    return gain.astype(np.float32), glare.astype(np.float32)
+    return gain.astype(np.float32), glare.astype(np.float32), colour.astype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,9 +205,9 @@ def balance(
     photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
 ) -> Balanced:
     """The photo under the face's own light with the glare taken off, how much glare, and its colour."""
-    gain, offset = light_model(photo, face, view, tokens)
+    gain, offset, colour = light_model(photo, face, view, tokens)
     balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
-    inverse = (1.0 / gain.reshape(-1, 3)).mean(axis=0)
+    inverse = 1.0 / colour
     # Glare the smooth fit missed (it is sharper than the fit, or over hidden face) may remain anywhere.
     glare = (offset[..., 0] / gain.mean(axis=-1) + GLARE_FLOOR).astype(np.float32)
     return Balanced(balanced, glare, (inverse / inverse.mean()).astype(np.float64))

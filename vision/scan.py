@@ -10,7 +10,7 @@ numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.profile import Profile, default_profile
-from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.assemble import Assembled, assemble
-from vision.cells import cell_signs, read_cells
+from vision.cells import CellSigns, cell_signs, read_cells
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
 from vision.load import Photo, load_photo
@@ -172,6 +172,35 @@ def warrior_colours(profile: Profile) -> tuple[npt.NDArray[np.float32], ...]:
     return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
+def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
+    """The slot reader's signs (:func:`vision.slots.slot_features`) on a board seen with ``profile``."""
+    return slot_features(
+        view.balanced,
+        view.face,
+        rgb_to_bgr_float(profile.wood),
+        view.camera,
+        CANONICAL,
+        warrior_colours(profile),
+        view.glare,
+        view.details,
+    )
+
+
+def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]) -> CellSigns:
+    """The cell reader's signs (:func:`vision.cells.cell_signs`), leaving out what ``palisades`` hide."""
+    return cell_signs(
+        view.balanced,
+        view.face,
+        token_colours(profile),
+        CANONICAL,
+        view.glare,
+        palisade_mask(palisades, view.camera),
+        view.white,
+        (rgb_to_bgr_float(profile.wood),),
+        view.details,
+    )
+
+
 def scan_image(
     image: Image,
     *,
@@ -185,33 +214,11 @@ def scan_image(
     profile = profile or default_profile()
     view = board_view(image, profile, timer)
     targets = token_colours(profile)
-    wood = rgb_to_bgr_float(profile.wood)
     with timer.stage("slots"):
-        slots = read_slots(
-            slot_features(
-                view.balanced,
-                view.face,
-                wood,
-                view.camera,
-                CANONICAL,
-                warrior_colours(profile),
-                view.glare,
-                view.details,
-            )
-        )
+        slots = read_slots(view_slot_features(view, profile))
     with timer.stage("cells"):
-        hidden = palisade_mask((SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)), view.camera)
-        signs = cell_signs(
-            view.balanced,
-            view.face,
-            targets,
-            CANONICAL,
-            view.glare,
-            hidden,
-            view.white,
-            (wood,),
-            view.details,
-        )
+        palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
+        signs = view_cell_signs(view, profile, palisades)
         cells = read_cells(signs, tuple(name for name in targets if name != "gold"))
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
