@@ -1,4 +1,7 @@
-"""Calibration profiles: how one copy of the game looks, learnt from a setup photo.
+"""Calibration: how one copy of the game looks, and how a setup photo teaches it.
 
-Not built yet: see the calibration issue.
+:mod:`calibration.profile` is the profile format (``FORMAT.md``) and the
+reference kit's profile; :mod:`calibration.setup` learns a profile from a
+setup photo; :mod:`calibration.colours` names colours; :mod:`calibration.commands`
+is ``armadora calibrate``.
 """

@@ -5,8 +5,11 @@ up), the sRGB colour of each player's warrior backs, of the gold tokens and of
 the palisades. The reference kit's profile ships with the project
 (:func:`default_profile`); a setup photo of another copy makes another.
 
-On disk a profile is one JSON document (``version`` 1) with the face as a
-base64 JPEG inside, so that one file carries everything.
+On disk a profile is one JSON document with its images inside as base64
+JPEG, so that one file carries everything (``calibration/FORMAT.md``
+documents it). Version 2 adds what a setup photo teaches beyond the face and
+colours: each colour's warrior as seen from above (``tokens``) and the cells
+whose art the setup's tokens hid (``hidden_cells``). Version 1 files still load.
 
 >>> profile = default_profile()
 >>> profile.name, sorted(profile.colours)
@@ -32,7 +35,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+#: A profile file is kept under this size (the images' quality is lowered to fit).
+MAX_BYTES = 2_000_000
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 
 RGB = tuple[int, int, int]
@@ -61,50 +67,103 @@ class Profile:
     colours: dict[str, RGB]
     gold: RGB = REFERENCE_GOLD
     wood: RGB = REFERENCE_WOOD
+    #: Each colour's warrior back, upright, as BGR images of the whole token (setup photos teach them).
+    tokens: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict)
+    #: Cells whose art the face does not show (a token hid it in the setup photo), by name ("a5").
+    hidden_cells: tuple[str, ...] = ()
+    #: False where ``wood`` is a guess (a setup photo shows no palisade): the scanner reads it off
+    #: each photo instead.
+    wood_seen: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def kind(self) -> str:
+        """How the face was made, which the readers weigh their signs by: ``"printed"`` (the art
+        itself), ``"learnt"`` (a setup photo) or ``"improvised"`` (the photo being read)."""
+        if self.extra.get("improvised"):
+            return "improvised"
+        return "learnt" if self.hidden_cells else "printed"
+
     def to_json(self, quality: int = 90) -> dict[str, Any]:
-        ok, jpeg = cv2.imencode(".jpg", self.face, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
-            raise ProfileError("could not encode the board face as JPEG")
-        return {
+        document = {
             "version": FORMAT_VERSION,
             "name": self.name,
-            "face_jpeg": base64.b64encode(jpeg.tobytes()).decode("ascii"),
+            "face_jpeg": _jpeg(self.face, quality),
             "colours": {name: _hex(rgb) for name, rgb in self.colours.items()},
             "gold": _hex(self.gold),
             "wood": _hex(self.wood),
-            **self.extra,
         }
+        if self.tokens:
+            document["tokens"] = {name: _jpeg(image, quality) for name, image in self.tokens.items()}
+        if self.hidden_cells:
+            document["hidden_cells"] = list(self.hidden_cells)
+        if not self.wood_seen:
+            document["wood_seen"] = False
+        return {**document, **self.extra}
 
     @classmethod
     def from_json(cls, document: Any) -> Profile:
         """A profile from its JSON document; :class:`ProfileError` names what is wrong."""
         if not isinstance(document, dict):
             raise ProfileError("a profile is a JSON object")
-        if document.get("version") != FORMAT_VERSION:
-            raise ProfileError(f"unsupported profile version {document.get('version')!r} (expected 1)")
-        try:
-            jpeg = base64.b64decode(document["face_jpeg"], validate=True)
-        except (KeyError, TypeError, binascii.Error) as error:
-            raise ProfileError("face_jpeg: missing or not base64") from error
-        face = cast(
-            npt.NDArray[np.uint8] | None, cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-        )
-        if face is None:
-            raise ProfileError("face_jpeg: not a JPEG image")
+        if document.get("version") not in READABLE_VERSIONS:
+            raise ProfileError(
+                f"unsupported profile version {document.get('version')!r} "
+                f"(this program reads versions {', '.join(map(str, READABLE_VERSIONS))})"
+            )
+        face = _image(document.get("face_jpeg"), "face_jpeg")
         colours = document.get("colours")
         if not isinstance(colours, dict) or not colours:
             raise ProfileError("colours: expected an object of colour names to #rrggbb")
-        known = {"version", "name", "face_jpeg", "colours", "gold", "wood"}
+        tokens = document.get("tokens", {})
+        if not isinstance(tokens, dict) or not set(tokens) <= set(colours):
+            raise ProfileError("tokens: expected an object of the colours' names to base64 JPEG images")
+        hidden = document.get("hidden_cells", [])
+        if not isinstance(hidden, list) or not all(isinstance(name, str) for name in hidden):
+            raise ProfileError("hidden_cells: expected a list of cell names like 'a5'")
+        wood_seen = document.get("wood_seen", True)
+        if not isinstance(wood_seen, bool):
+            raise ProfileError("wood_seen: expected true or false")
+        known = {
+            "version",
+            "name",
+            "face_jpeg",
+            "colours",
+            "gold",
+            "wood",
+            "tokens",
+            "hidden_cells",
+            "wood_seen",
+        }
         return cls(
             name=str(document.get("name", "unnamed")),
             face=face,
             colours={str(name): _rgb(value, f"colours.{name}") for name, value in colours.items()},
             gold=_rgb(document.get("gold", _hex(REFERENCE_GOLD)), "gold"),
             wood=_rgb(document.get("wood", _hex(REFERENCE_WOOD)), "wood"),
+            tokens={str(name): _image(value, f"tokens.{name}") for name, value in tokens.items()},
+            hidden_cells=tuple(hidden),
+            wood_seen=wood_seen,
             extra={key: value for key, value in document.items() if key not in known},
         )
+
+
+def _jpeg(image: npt.NDArray[np.uint8], quality: int) -> str:
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ProfileError("could not encode an image of the profile as JPEG")
+    return base64.b64encode(jpeg.tobytes()).decode("ascii")
+
+
+def _image(text: Any, where: str) -> npt.NDArray[np.uint8]:
+    try:
+        jpeg = base64.b64decode(text, validate=True)
+    except (TypeError, ValueError, binascii.Error) as error:
+        raise ProfileError(f"{where}: missing or not base64") from error
+    image = cast(npt.NDArray[np.uint8] | None, cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
+    if image is None:
+        raise ProfileError(f"{where}: not a JPEG image")
+    return image
 
 
 def _hex(rgb: RGB) -> str:
@@ -128,6 +187,28 @@ def default_profile() -> Profile:
     if face is None:
         raise ProfileError(f"the reference board art is missing from {REFERENCE_DIR}")
     return Profile(name="reference", face=face, colours=dict(REFERENCE_COLOURS))
+
+
+def save_profile(profile: Profile, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> int:
+    """Write ``profile`` as JSON to ``path`` whole or not at all; its size in bytes.
+
+    The images' JPEG quality is lowered until the file fits in ``max_bytes``.
+    """
+    for quality in (90, 85, 80, 75, 70, 60):
+        text = json.dumps(profile.to_json(quality))
+        if len(text) <= max_bytes:
+            break
+    else:
+        raise ProfileError(f"the profile does not fit in {max_bytes} bytes")
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.part")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ProfileError(f"cannot write profile {os.fspath(path)}: {error.strerror or error}") from error
+    return len(text)
 
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:

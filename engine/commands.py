@@ -15,12 +15,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine.check import check
+from engine.check import CheckReport, check
 from engine.drawing import draw
 from engine.position import Position, PositionError
 from engine.report import check_text, score_text
 from engine.samples import sample_names, sample_text
-from engine.scoring import ScoringError, score
+from engine.scoring import Score, ScoringError, score
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 DEFAULT_SAMPLE = "endgame-2p"
@@ -112,6 +112,14 @@ def _each(
     return worst
 
 
+def score_document(result: Score, report: CheckReport) -> dict[str, Any]:
+    """What ``armadora score --json`` prints for a position's score and check (without its ``file``).
+
+    The web page's API answers with the same document.
+    """
+    return {**result.to_json(), "check": report.to_json()}
+
+
 def _run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     def handle(position: Position) -> Outcome:
         report = check(position)
@@ -127,7 +135,7 @@ def _run_score(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         text = score_text(result)
         if not report.legal:
             text = f"warning: this position cannot occur in a real game\n{check_text(report)}\n\n{text}"
-        return EXIT_OK, text, {**result.to_json(), "check": report.to_json()}
+        return EXIT_OK, text, score_document(result, report)
 
     return _each(args, parser, handle)
 

@@ -16,9 +16,12 @@ PROJECT = {"engine", "vision", "calibration", "webui"}
 ALLOWED = {
     "engine": set(),
     "vision": {"engine", "calibration"},
-    "calibration": {"engine"},
+    "calibration": {"engine", "vision"},
     "webui": {"engine", "vision", "calibration"},
 }
+# The scanner reads profiles and names colours; learning a profile from a setup photo uses the
+# scanner. So the calibration modules the scanner imports on load must not import it back.
+VISION_READS_OF_CALIBRATION = {"calibration.profile", "calibration.colours"}
 FORBIDDEN_THIRD_PARTY = {"engine": {"cv2", "flask", "numpy", "PIL"}}
 # The one exception: the search kernel is compiled by numba, which works on numpy arrays. Only
 # engine/kernel.py may import them, inside the function that compiles the kernel, so that
@@ -68,6 +71,37 @@ def test_package_imports_only_what_lies_below_it(package: str) -> None:
         banned = roots & FORBIDDEN_THIRD_PARTY.get(package, set()) - lazy
         assert not banned, f"{path.relative_to(ROOT)} imports {sorted(banned)}"
         assert not top_level_roots(path) & lazy, f"{path.relative_to(ROOT)} imports {sorted(lazy)} on import"
+
+
+def top_level_modules(path: Path) -> set[str]:
+    """The project modules a file imports when it is imported (not inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    inner = {
+        id(node)
+        for func in ast.walk(tree)
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(func)
+    }
+    modules = set()
+    for node in ast.walk(tree):
+        if id(node) in inner:
+            continue
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules.add(node.module)
+    return modules
+
+
+def test_vision_and_calibration_do_not_import_each_other_in_a_circle() -> None:
+    for path in sorted((ROOT / "vision").rglob("*.py")):
+        wrong = {
+            m for m in top_level_modules(path) if m.split(".")[0] == "calibration"
+        } - VISION_READS_OF_CALIBRATION
+        assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}"
+    for module in VISION_READS_OF_CALIBRATION:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        assert "vision" not in imported_roots(path), f"{module} imports vision"
 
 
 @pytest.mark.parametrize(

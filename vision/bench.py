@@ -12,7 +12,7 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,16 +25,22 @@ from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
 from vision.load import PhotoError
 from vision.locate import NoBoardError
 from vision.metrics import Comparison, compare
-from vision.scan import scan
+from vision.scan import BoardView, scan
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
+SETUP_PREFIX = "setup-"
 
 
 def photos_with_truth(folder: Path) -> list[tuple[Path, Path]]:
-    """Each photo in ``folder`` that has a ``.json`` truth beside it, in name order."""
+    """Each photo in ``folder`` that has a ``.json`` truth beside it, in name order.
+
+    Setup photos (``setup-COPY.jpg``, :mod:`calibration.setup`) teach a copy; they are not read.
+    """
     pairs = []
     for photo in sorted(folder.iterdir()):
         truth = photo.with_suffix(".json")
+        if photo.name.startswith(SETUP_PREFIX):
+            continue
         if photo.suffix.lower() in PHOTO_SUFFIXES and truth.exists():
             pairs.append((photo, truth))
     return pairs
@@ -47,6 +53,7 @@ class BenchResult:
     photos: int = 0
     boards: int = 0
     cells_right: int = 0
+    occupancy_right: int = 0
     slots_right: int = 0
     gold_right: int = 0
     gold_total: int = 0
@@ -59,10 +66,13 @@ class BenchResult:
     seconds: list[float] = field(default_factory=list)
     stage_ms: dict[str, list[float]] = field(default_factory=dict)
     mistakes: list[dict[str, Any]] = field(default_factory=list)
+    calibration_ms: list[float] = field(default_factory=list)
+    calibration_failures: list[str] = field(default_factory=list)
 
     def add(self, name: str, comparison: Comparison) -> None:
         self.boards += 1
         self.cells_right += comparison.cells_right
+        self.occupancy_right += comparison.occupancy_right
         self.slots_right += comparison.slots_right
         self.gold_right += comparison.gold_right
         self.gold_total += comparison.gold_total
@@ -84,6 +94,7 @@ class BenchResult:
             "photos": self.photos,
             "board_photos": self.boards + len(self.missed_boards),
             "cells": self.cells_right / (40 * boards),
+            "occupancy": self.occupancy_right / (40 * boards),
             "slots": self.slots_right / (67 * boards),
             "gold_values": self.gold_right / max(self.gold_total, 1),
             "exact_boards": self.exact / boards,
@@ -97,21 +108,36 @@ class BenchResult:
             "stage_median_ms": {stage: statistics.median(ms) for stage, ms in self.stage_ms.items()},
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "mistakes": self.mistakes,
+            "calibrations": len(self.calibration_ms),
+            "calibration_median_ms": statistics.median(self.calibration_ms) if self.calibration_ms else None,
+            "calibration_max_ms": max(self.calibration_ms) if self.calibration_ms else None,
+            "calibration_failures": self.calibration_failures,
         }
 
 
-def bench_scan(pairs: Iterable[tuple[Path, Path]], profile: Profile | None = None) -> BenchResult:
-    """Read every photo and compare it with its truth."""
+def bench_scan(
+    pairs: Iterable[tuple[Path, Path]], profile: Profile | None = None, calibrate: bool = False
+) -> BenchResult:
+    """Read every photo and compare it with its truth.
+
+    With ``calibrate``, a photo of another copy (its truth names ``"copy"``) is read with the profile
+    learnt from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and timed.
+    """
     result = BenchResult()
+    learnt: dict[str, Profile | None] = {}
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         data = photo.read_bytes()
         result.photos += 1
         has_board = truth.get("board", True)
         result.no_boards += not has_board
+        copy = truth.get("copy")
+        if calibrate and copy is not None and copy not in learnt:
+            learnt[copy] = _learn(photo.parent, copy, result)
+        use = learnt.get(copy, profile) if calibrate and copy is not None else profile
         start = time.perf_counter()
         try:
-            reading = scan(data, profile=profile, players=None)
+            reading = scan(data, profile=use, players=None)
         except NoBoardError:
             result.seconds.append(time.perf_counter() - start)
             if has_board:
@@ -135,6 +161,25 @@ def bench_scan(pairs: Iterable[tuple[Path, Path]], profile: Profile | None = Non
     return result
 
 
+def _learn(folder: Path, copy: str, result: BenchResult) -> Profile | None:
+    """The profile of ``copy`` from its setup photo in ``folder``; None (noted) if it cannot be learnt."""
+    from calibration.setup import SetupError, calibrate
+
+    setups = [p for p in folder.glob(f"{SETUP_PREFIX}{copy}.*") if p.suffix.lower() in PHOTO_SUFFIXES]
+    if not setups:
+        result.calibration_failures.append(f"{copy}: no setup photo {SETUP_PREFIX}{copy}.jpg")
+        return None
+    data = setups[0].read_bytes()
+    start = time.perf_counter()
+    try:
+        profile = calibrate(data, name=copy).profile
+    except (SetupError, PhotoError) as error:
+        result.calibration_failures.append(f"{copy}: {error}")
+        return None
+    result.calibration_ms.append(1000 * (time.perf_counter() - start))
+    return profile
+
+
 def report_text(summary: dict[str, Any]) -> str:
     """The bench summary as a few lines for people."""
 
@@ -145,6 +190,7 @@ def report_text(summary: dict[str, Any]) -> str:
         f"photos            {summary['photos']} ({summary['board_photos']} with a board, "
         f"{summary['no_board_photos']} without)",
         f"cells             {pct(summary['cells'])}",
+        f"occupancy         {pct(summary['occupancy'])} (empty, gold or a warrior, colour aside)",
         f"slots             {pct(summary['slots'])}",
         f"gold values       {pct(summary['gold_values'])}",
         f"exact boards      {pct(summary['exact_boards'])}",
@@ -158,6 +204,14 @@ def report_text(summary: dict[str, Any]) -> str:
         stages = ", ".join(f"{k} {v:.0f}" for k, v in summary["stage_median_ms"].items())
         lines.append(f"stages (median ms) {stages}")
     lines.append(f"peak memory       {summary['peak_rss_mb']:.0f} MB (resident, whole process)")
+    if summary["calibrations"] or summary["calibration_failures"]:
+        lines.append(
+            f"calibration       {summary['calibrations']} setup photos learnt, median "
+            f"{summary['calibration_median_ms'] or 0:.0f} ms, "
+            f"slowest {summary['calibration_max_ms'] or 0:.0f} ms"
+        )
+    for failure in summary["calibration_failures"]:
+        lines.append(f"  calibration failed: {failure}")
     for crash in summary["crashes"]:
         lines.append(f"  crash: {crash}")
     for name in summary["missed_boards"]:
@@ -174,61 +228,133 @@ def report_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main_scan(folder: Path, profile: Profile | None, as_json: bool) -> int:
+def main_scan(folder: Path, profile: Profile | None, as_json: bool, calibrate: bool = False) -> int:
     pairs = photos_with_truth(folder)
     if not pairs:
         print(f"armadora bench scan: no photos with a .json truth beside them in {folder}", file=sys.stderr)
         return 2
-    summary = bench_scan(pairs, profile).to_json()
+    summary = bench_scan(pairs, profile, calibrate).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
     return 0
 
 
-def training_data(
-    pairs: Iterable[tuple[Path, Path]], profile: Profile
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Slot features and truths, and cell signs and truths (cells off gold), of every board photo."""
-    from vision.load import read_photo
-    from vision.scan import board_view, view_cell_signs, view_slot_features
+@dataclass
+class TrainingData:
+    """Every board photo's signs with their truths: slots, cells off gold against the face, and cells
+    off gold by warrior pictures (:func:`vision.tokens.hidden_signs`, where the profile has them)."""
 
-    slot_rows, slot_labels, cell_rows, cell_labels = [], [], [], []
-    off_gold = np.array([not cell.bit & GOLD_MASK for cell in CELLS])
+    slot_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    slot_y: list[list[bool]] = field(default_factory=list)
+    cell_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    cell_y: list[list[bool]] = field(default_factory=list)
+    hidden_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    hidden_y: list[list[bool]] = field(default_factory=list)
+
+    def stacked(self, name: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """The examples of ``"slots"``, ``"cells"`` or ``"hidden"``, and their truths."""
+        x, y = {
+            "slots": (self.slot_x, self.slot_y),
+            "cells": (self.cell_x, self.cell_y),
+            "hidden": (self.hidden_x, self.hidden_y),
+        }[name]
+        return np.vstack(x), np.concatenate(y).astype(bool)
+
+
+Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Profile] | None"]
+
+
+def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
+    """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
+    from vision.load import read_photo
+    from vision.scan import view_cell_signs, view_slot_features
+    from vision.tokens import hidden_signs, token_match
+
+    data = TrainingData()
+    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
+    numbers = [cell.number for cell in off_gold]
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         if not truth.get("board", True):
             continue
         try:
-            view = board_view(read_photo(photo).image, profile)
+            seen = see(read_photo(photo).image, truth)
         except (NoBoardError, PhotoError):
             continue
+        if seen is None:
+            continue
+        view, profile = seen
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
-        slot_rows.append(view_slot_features(view, profile))
-        slot_labels.append([slot in palisades for slot in SLOTS])
+        data.slot_x.append(view_slot_features(view, profile))
+        data.slot_y.append([slot in palisades for slot in SLOTS])
         signs = view_cell_signs(view, profile, palisades)
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
-        cell_rows.append(signs.features[off_gold])
-        cell_labels.append([tuple(cell) in occupied for cell in CELLS if not cell.bit & GOLD_MASK])
-    return (
-        np.vstack(slot_rows),
-        np.concatenate(slot_labels).astype(bool),
-        np.vstack(cell_rows),
-        np.concatenate(cell_labels).astype(bool),
-    )
+        truths = [tuple(cell) in occupied for cell in off_gold]
+        data.cell_x.append(signs.features[numbers])
+        data.cell_y.append(truths)
+        if profile.tokens:
+            matches = token_match(view.balanced, profile, off_gold)
+            data.hidden_x.append(hidden_signs(matches, signs.features[numbers, 1]))
+            data.hidden_y.append(truths)
+    return data
+
+
+def _print_fit(where: str, name: str, weights: npt.NDArray[np.float64], wrong: int, count: int) -> None:
+    print(f"# {where}: fitted on {count} examples; {wrong} wrong on that same set")
+    print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
 
 
 def main_fit(folder: Path) -> int:
-    """Fit the slot and cell models on a tuning folder; print the weights to paste into the readers."""
-    from calibration.profile import default_profile
-    from vision import cells, slots
+    """Fit the readers' models on a tuning folder; print the weights to paste into the readers.
 
-    slot_x, slot_y, cell_x, cell_y = training_data(photos_with_truth(folder), default_profile())
-    for name, module, x, y in (
-        ("vision/slots.py", slots, slot_x, slot_y),
-        ("vision/cells.py", cells, cell_x, cell_y),
-    ):
-        weights = module.fit_weights(x, y)
-        model = slots.palisade_probability if module is slots else cells.occupied_probability
-        wrong = int(((model(x, weights) > 0.5) != y).sum())
-        print(f"# {name}: fitted on {len(y)} examples of {folder}; {wrong} wrong on that same set")
-        print("WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    A folder of the reference kit refits the slot and cell models. A folder of other copies
+    (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: with the
+    profile learnt from each setup photo, and with the profile improvised from each photo.
+    """
+    from calibration.profile import default_profile
+    from calibration.setup import calibrate
+    from vision import cells, slots, tokens
+    from vision.scan import board_view, improvised_view
+
+    pairs = photos_with_truth(folder)
+    copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
+    if not copies:
+        reference = default_profile()
+        data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
+        x, y = data.stacked("slots")
+        w = slots.fit_weights(x, y)
+        _print_fit(
+            "vision/slots.py",
+            "WEIGHTS",
+            w,
+            int(((slots.palisade_probability(x, w) > 0.5) != y).sum()),
+            len(y),
+        )
+        x, y = data.stacked("cells")
+        w = cells.fit_weights(x, y)
+        _print_fit(
+            "vision/cells.py",
+            "WEIGHTS",
+            w,
+            int(((cells.occupied_probability(x, w) > 0.5) != y).sum()),
+            len(y),
+        )
+        return 0
+    learnt: dict[str, Profile] = {}
+
+    def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Profile]:
+        copy = truth["copy"]
+        if copy not in learnt:
+            learnt[copy] = calibrate((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), name=copy).profile
+        return board_view(image, learnt[copy]), learnt[copy]
+
+    for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):
+        data = training_data(pairs, see)
+        x, y = data.stacked("slots")
+        w = slots.fit_weights(x, y)
+        wrong = int(((slots.palisade_probability(x, w) > 0.5) != y).sum())
+        _print_fit("vision/slots.py", f"{label}_WEIGHTS", w, wrong, len(y))
+        x, y = data.stacked("hidden")
+        w = tokens.fit_hidden_weights(x, y)
+        wrong = int(((tokens.hidden_occupied(x, w) > 0.5) != y).sum())
+        _print_fit("vision/tokens.py", f"{label}_WEIGHTS", w, wrong, len(y))
     return 0

@@ -245,14 +245,16 @@ def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArr
     return fit_logistic(model_inputs(features), labels)
 
 
-def read_cells(signs: CellSigns, colours: tuple[str, ...]) -> CellReading:
+def read_cells(signs: CellSigns, colours: tuple[str, ...], occupied: FloatArray | None = None) -> CellReading:
     """Label probabilities for the 40 cells from their :func:`cell_signs`.
 
-    Whether a cell holds anything comes from the signs through :data:`WEIGHTS`;
-    what it holds is whichever target colour most of its covered pixels are
-    (``colours`` names the players' ones, after gold, in the targets' order).
+    Whether a cell holds anything comes from the signs through :data:`WEIGHTS`
+    (or from ``occupied``, where another reader judged it); what it holds is
+    whichever target colour most of its covered pixels are (``colours`` names
+    the players' ones, after gold, in the targets' order).
     """
-    occupied = occupied_probability(signs.features)
+    if occupied is None:
+        occupied = occupied_probability(signs.features)
     probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
     votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
     unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]

@@ -37,7 +37,13 @@ def register_bench(bench_subparsers: Any) -> None:
     summary = "accuracy and speed of the scanner on a folder of photos with .json truths"
     parser = bench_subparsers.add_parser("scan", help=summary, description=summary)
     parser.add_argument("folder", metavar="DIR", type=Path)
-    parser.add_argument("--profile", metavar="PROFILE")
+    parser.add_argument("--profile", metavar="PROFILE", help="read every photo with this profile")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="read each photo of another copy (truth key 'copy') with the profile learnt from "
+        "setup-COPY.jpg beside it; without it such photos are read uncalibrated",
+    )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
     summary = "fit the slot and cell readers' weights on a tuning folder (never the test set); print them"
@@ -110,7 +116,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         print(f"armadora bench scan: {args.folder} is not a folder", file=sys.stderr)
         return 2
-    return main_scan(args.folder, profile, args.json)
+    return main_scan(args.folder, profile, args.json, args.calibrate)
 
 
 def _run_fit(args: argparse.Namespace) -> int:

@@ -27,6 +27,8 @@ class Comparison:
     """Counts of right elements in one photo's reading."""
 
     cells_right: int
+    #: Cells right as empty, gold or some warrior, whatever its colour.
+    occupancy_right: int
     slots_right: int
     gold_right: int
     gold_total: int
@@ -77,8 +79,18 @@ def compare(read: dict[str, Any], truth: dict[str, Any]) -> Comparison:
     read_gold = {Cell(*g["cell"]): g["value"] for g in read.get("gold", [])}
     true_gold = {Cell(*g["cell"]): g["value"] for g in truth.get("gold", [])}
     gold_right = sum(1 for cell, value in true_gold.items() if read_gold.get(cell) == value)
+
+    def kind(label: str) -> str:
+        return label.split(":")[0]
+
+    occupancy_right = sum(
+        1
+        for cell in (Cell(r, c) for r in range(5) for c in range(8))
+        if kind(read_labels.get(cell, "empty")) == kind(true_labels.get(cell, "empty"))
+    )
     return Comparison(
         cells_right=NUM_CELLS - len(wrong_cells),
+        occupancy_right=occupancy_right,
         slots_right=len(SLOTS) - len(wrong_slots),
         gold_right=gold_right,
         gold_total=len(true_gold),

@@ -19,21 +19,25 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+import vision.slots as slots_module
+import vision.tokens as tokens_module
 from calibration.profile import Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.assemble import Assembled, assemble
-from vision.cells import CellSigns, cell_signs, read_cells
-from vision.colour import rgb_to_bgr_float
+from vision.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
+from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
+from vision.improvise import improvise
 from vision.load import Photo, load_photo
 from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.register import register
-from vision.slots import palisade_mask, read_slots, slot_features
+from vision.slots import estimate_wood, palisade_mask, read_slots, slot_features
 from vision.texture import fine_detail
+from vision.tokens import hidden_occupied, hidden_signs, token_match
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -43,6 +47,16 @@ T = TypeVar("T")
 #: the slower ways of finding the board are tried too; on the tuning photos a board found right
 #: had at least 59.
 CONFIDENT_PATCHES = 45
+#: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures too.
+MAYBE_OCCUPIED = 0.05
+#: A hidden gold cell's pixel is gold when this near the gold's colour; a token shows this share of
+#: its cell's disc as gold at least.
+GOLD_NEAR = 0.25
+GOLD_FULL_SHARE = 0.4
+#: How sharply a better warrior match (normalised correlation) makes its colour the likelier, and how
+#: much the colour votes count beside it (chosen on the tuning copies).
+TOKEN_MATCH_WEIGHT = 20.0
+VOTE_POWER = 0.5
 #: Margin around a gold cell in the crop handed to the numeral reader.
 GOLD_CROP_MARGIN_MM = 5.0
 MAX_GOLD_PX_PER_MM = 6.0
@@ -69,7 +83,13 @@ class Scan:
     def confidence_json(self) -> dict[str, Any]:
         a = self.assembled
         return {
-            "board": round(min(1.0, self.located.inliers / 150), 3),
+            # Found by the art's features (out of about 150 inliers), or by the grid's crossings.
+            "board": round(
+                min(1.0, self.located.inliers / 150)
+                if self.located.attempt < len(SEARCH_ATTEMPTS)
+                else self.located.inliers / max(self.located.matches, 1),
+                3,
+            ),
             "cells": {cell.name: round(float(a.cell_confidence[cell.number]), 3) for cell in CELLS},
             "slots": {slot.name: round(float(a.slot_confidence[slot.number]), 3) for slot in SLOTS},
             "gold": {cell.name: round(conf, 3) for cell, conf in sorted(a.gold_confidence.items())},
@@ -130,13 +150,21 @@ class BoardView:
     white: FloatArray
     #: :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, for the readers' texture signs.
     details: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+    #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
+    #: could only guess it (:func:`vision.slots.estimate_wood`).
+    wood: npt.NDArray[np.float32]
 
 
-def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> BoardView:
-    """Locate the board in an upright BGR photo, rectify it and balance its light."""
+def board_view(
+    image: Image, profile: Profile, timer: _Timer | None = None, found: Located | None = None
+) -> BoardView:
+    """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
+    balance its light."""
     timer = timer or _Timer()
-    height, width = image.shape[:2]
+    _height, _width = image.shape[:2]
     face = face_view(profile, CANONICAL)
+    if found is not None:
+        return _seen(image, profile, found, face, timer)
     found = timer.run("locate", locate, image, profile)
     registration = timer.run("register", register, image, found.homography, face, CANONICAL)
     # Few patches of art agreeing on where the board is means the features matched badly (a hand,
@@ -151,13 +179,23 @@ def board_view(image: Image, profile: Profile, timer: _Timer | None = None) -> B
         second = timer.run("register", register, image, again.homography, face, CANONICAL)
         if second.agreeing > registration.agreeing:
             found, registration = again, second
-    located = replace(found, homography=registration.homography)
+    return _seen(image, profile, replace(found, homography=registration.homography), face, timer)
+
+
+def _seen(
+    image: Image, profile: Profile, located: Located, face: npt.NDArray[np.float32], timer: _Timer
+) -> BoardView:
+    """The board view once the board's place in the photo is settled."""
+    height, width = image.shape[:2]
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
         balanced = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
         details = fine_detail(balanced.image, face)
-    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details)
+        wood = rgb_to_bgr_float(profile.wood)
+        if not profile.wood_seen:
+            wood = estimate_wood(balanced.image, face, wood, CANONICAL)
+    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood)
 
 
 def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
@@ -177,7 +215,7 @@ def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
     return slot_features(
         view.balanced,
         view.face,
-        rgb_to_bgr_float(profile.wood),
+        view.wood,
         view.camera,
         CANONICAL,
         warrior_colours(profile),
@@ -196,7 +234,7 @@ def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]
         view.glare,
         palisade_mask(palisades, view.camera),
         view.white,
-        (rgb_to_bgr_float(profile.wood),),
+        (view.wood,),
         view.details,
     )
 
@@ -211,20 +249,123 @@ def scan_image(
 ) -> Scan:
     """Read an upright BGR photo already in memory."""
     timer = timer or _Timer()
-    profile = profile or default_profile()
-    view = board_view(image, profile, timer)
+    view, profile, unknown = _view_of_some_copy(image, profile, timer)
     targets = token_colours(profile)
     with timer.stage("slots"):
-        slots = read_slots(view_slot_features(view, profile))
+        slots = read_slots(view_slot_features(view, profile), SLOT_WEIGHTS[profile.kind])
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
         signs = view_cell_signs(view, profile, palisades)
-        cells = read_cells(signs, tuple(name for name in targets if name != "gold"))
+        occupied, shares = judge_cells(view, profile, signs)
+        cells = read_cells(
+            replace(signs, shares=shares), tuple(name for name in targets if name != "gold"), occupied
+        )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
         assembled = assemble(cells, slots, gold, players=players, variant=variant)
         report = check(assembled.position)
+    if unknown:
+        assembled = replace(assembled, warnings=(UNKNOWN_COPY, *assembled.warnings))
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms)
+
+
+def hidden_cells(profile: Profile) -> list[Cell]:
+    """The cells off gold whose art the profile's face does not show."""
+    hidden = set(profile.hidden_cells)
+    return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
+
+
+def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
+    """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
+    profile's warrior pictures add (:mod:`vision.tokens`).
+
+    Where the profile never saw the art, whether a warrior is there comes from how well the copy's
+    warriors match; and wherever a warrior may be, its colour is the one whose warrior matches best,
+    which tells a white warrior from a black one where their colours' directions cannot.
+    """
+    occupied = occupied_probability(signs.features)
+    shares = signs.shares.copy()
+    hidden = [cell.number for cell in hidden_cells(profile)]
+    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in set(profile.hidden_cells)]
+    if gold_hidden:
+        # The face never showed these cells bare, but gold never leaves them: how much of each
+        # looks like the gold is all there is to ask.
+        discs = cell_pixels(view.balanced, CANONICAL)[gold_hidden]
+        gold = rgb_to_bgr_float(profile.gold)
+        seen = (shaded_distance(discs, gold) < GOLD_NEAR).mean(axis=1)
+        occupied[gold_hidden] = 1.0
+        shares[gold_hidden, 0] = np.clip(seen / GOLD_FULL_SHARE, 0.0, 1.0)
+    if not profile.tokens:
+        return occupied, shares
+    maybe = set(np.flatnonzero(occupied > MAYBE_OCCUPIED).tolist()) - {cell.number for cell in GOLD_CELLS}
+    looked_at = sorted(set(hidden) | maybe)
+    matches = token_match(view.balanced, profile, [CELLS[n] for n in looked_at], CANONICAL)
+    rows = {n: i for i, n in enumerate(looked_at)}
+    if hidden:
+        occupied[hidden] = hidden_occupied(
+            hidden_signs(matches[[rows[n] for n in hidden]], signs.features[hidden, 1]),
+            HIDDEN_WEIGHTS[profile.kind],
+        )
+    # The pictures tell colours apart where the votes cannot (white from black, navy from green in
+    # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
+    players = shares[looked_at, 1:] ** VOTE_POWER * np.exp(
+        TOKEN_MATCH_WEIGHT * (matches - matches.max(axis=1, keepdims=True))
+    )
+    shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
+    return occupied, shares
+
+
+#: The slot reader's and the hidden cells' weights, by how the profile's face was made
+#: (:attr:`calibration.profile.Profile.kind`).
+SLOT_WEIGHTS = {
+    "printed": slots_module.WEIGHTS,
+    "learnt": slots_module.LEARNT_WEIGHTS,
+    "improvised": slots_module.IMPROVISED_WEIGHTS,
+}
+HIDDEN_WEIGHTS = {
+    "printed": tokens_module.LEARNT_WEIGHTS,
+    "learnt": tokens_module.LEARNT_WEIGHTS,
+    "improvised": tokens_module.IMPROVISED_WEIGHTS,
+}
+
+#: What a reading of a copy without its profile says first.
+UNKNOWN_COPY = Problem(
+    "unknown_copy",
+    "this board is not the reference kit and no profile of its copy was given: read without one, "
+    "colours named after the nearest known colour (armadora calibrate makes a profile)",
+)
+
+
+def _view_of_some_copy(
+    image: Image, profile: Profile | None, timer: _Timer
+) -> tuple[BoardView, Profile, bool]:
+    """The board view, the profile it was seen with, and whether that was improvised.
+
+    With no profile given, the reference kit's is tried first; a board whose art it does not find
+    is then looked for by its gold and grid, and read with a profile improvised from the photo
+    (:mod:`vision.improvise`).
+    """
+    if profile is not None:
+        return board_view(image, profile, timer), profile, False
+    try:
+        return board_view(image, default_profile(), timer), default_profile(), False
+    except NoBoardError as refusal:
+        seen = improvised_view(image, timer)
+        if seen is None:
+            raise refusal from None
+        return (*seen, True)
+
+
+def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Profile] | None:
+    """The board found by its gold and grid, seen with a profile improvised from the photo
+    (:func:`vision.improvise.improvise`), or None."""
+    timer = timer or _Timer()
+    improvised = timer.run("locate", improvise, image)
+    if improvised is None:
+        return None
+    fit = improvised.fit
+    found = Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
+    return board_view(image, improvised.profile, timer, found), improvised.profile
 
 
 def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:

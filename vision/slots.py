@@ -86,6 +86,18 @@ WEIGHTS: tuple[float, ...] = (
 )  # fmt: skip
 
 
+#: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
+#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
+LEARNT_WEIGHTS: tuple[float, ...] = (
+    6.655, 3.497, -0.698, 0.159, 5.509, -7.020, -2.228, 10.321,
+    -1.717,
+)  # fmt: skip
+IMPROVISED_WEIGHTS: tuple[float, ...] = (
+    5.295, 4.631, -0.729, -2.327, 4.586, -3.383, 0.106, 0.199,
+    -1.858,
+)  # fmt: skip
+
+
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:
     """Where the top of something ``height_mm`` tall at each slot's middle lands on the face.
 
@@ -187,6 +199,38 @@ def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDA
     return best > LINE_MATCH
 
 
+#: The palisades' colour is read off the photo from slots whose printed line hides along this share
+#: of their length at least...
+HIDDEN_LINE = 0.7
+#: ...when there are at least this many such slots.
+MIN_WOOD_SLOTS = 2
+WOOD_LIT_PERCENTILE = 80
+
+
+def estimate_wood(
+    balanced: FloatImage, face: FloatImage, fallback: FloatImage, view: View = CANONICAL
+) -> FloatImage:
+    """The palisades' colour as the photo shows it, for a copy whose wood was never seen.
+
+    A palisade hides its grid line along its whole length: the middle colour of the slots whose
+    line hides most, or ``fallback`` when too few do.
+    """
+    visible = _line_visible(balanced, face, view)
+    xs, ys, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0)
+    hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= HIDDEN_LINE * keep.sum(axis=1))
+    if len(hidden) < MIN_WOOD_SLOTS:
+        return fallback
+    pixels = _sample(balanced, xs, ys)
+    middles = np.array([np.median(pixels[n][keep[n]].reshape(-1, 3), axis=0) for n in hidden])
+    colour = np.median(middles, axis=0)
+    # A stick's sides turn from the light and its foot lies in its own shadow: its colour is their
+    # middle, its brightness that of its lit faces.
+    seen = np.concatenate([pixels[n][keep[n]].reshape(-1, 3) for n in hidden]).sum(axis=1)
+    lit = float(np.percentile(seen, WOOD_LIT_PERCENTILE))
+    wood: FloatImage = (colour * lit / max(float(colour.sum()), 1e-6)).astype(np.float32)
+    return wood
+
+
 def slot_features(
     balanced: FloatImage,
     face: FloatImage,
@@ -250,9 +294,9 @@ def _normal(slot: Slot) -> FloatArray:
     return np.array([-(y1 - y0), x1 - x0]) / PITCH_MM
 
 
-def read_slots(features: FloatArray) -> SlotReading:
-    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through :data:`WEIGHTS`."""
-    return SlotReading(palisade_probability(features), features)
+def read_slots(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> SlotReading:
+    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through ``weights``."""
+    return SlotReading(palisade_probability(features, weights), features)
 
 
 def model_inputs(features: FloatArray) -> FloatArray:

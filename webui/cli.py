@@ -7,10 +7,12 @@ import sys
 from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
+import calibration.commands
 import engine.commands
 import engine.search_commands
 import vision.commands
 import vision.synth.commands
+import webui.commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,13 +27,16 @@ def build_parser() -> argparse.ArgumentParser:
     engine.commands.register(subparsers)
     engine.search_commands.register(subparsers)
     vision.commands.register(subparsers)
+    calibration.commands.register(subparsers)
     vision.synth.commands.register(subparsers)
+    webui.commands.register(subparsers)
     bench = subparsers.add_parser(
         "bench", help="measure accuracy and speed", description="measure accuracy and speed"
     )
     bench_subparsers = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
     engine.search_commands.register_bench(bench_subparsers)
     vision.commands.register_bench(bench_subparsers)
+    webui.commands.register_bench(bench_subparsers)
     return parser
 
 

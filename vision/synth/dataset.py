@@ -12,10 +12,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from vision.synth.copies import REFERENCE_COPY, TEST_COPIES, TUNING_COPIES, Copy
 from vision.synth.render import RenderedPhoto, render_photo
+from vision.synth.setup import render_setup
 
-SET_SEEDS: dict[str, int] = {"tuning": 1_000_000, "test": 2_000_000, "samples": 3_000_000}
+SET_SEEDS: dict[str, int] = {
+    "tuning": 1_000_000,
+    "test": 2_000_000,
+    "samples": 3_000_000,
+    "copies-tuning": 4_000_000,
+    "copies-test": 5_000_000,
+}
 SET_SIZE = 1_000_000  # photos a set may hold before its seeds would run into the next set's
+# The copy sets: photo i shows copy i % 6 of its side, whose setup photo is written beside the set.
+COPY_SETS: dict[str, tuple[Copy, ...]] = {"copies-tuning": TUNING_COPIES, "copies-test": TEST_COPIES}
+# Setup photos have seeds of their own, after every set's: one block per copy set, one seed per copy.
+SETUP_SEEDS: dict[str, int] = {"copies-tuning": 6_000_000, "copies-test": 6_001_000, "other": 6_002_000}
 DEFAULT_SIZE = (4000, 3000)
 SAMPLE_SIZE = (3264, 2448)  # 8 MP: the folder of samples lives in the repository
 SAMPLE_QUALITY = 80
@@ -197,15 +209,59 @@ def render_sample(
     return render_photo(set_seed("samples", index), size=size, quality=quality, set_name="samples", **spec)
 
 
+def copy_in_set(set_name: str, index: int) -> Copy:
+    """The copy photo ``index`` of a set shows: the reference kit but in the copy sets."""
+    copies = COPY_SETS.get(set_name)
+    return REFERENCE_COPY if copies is None else copies[index % len(copies)]
+
+
 def render_in_set(
     set_name: str, index: int, *, size: tuple[int, int] = DEFAULT_SIZE, quality: int | None = None
 ) -> RenderedPhoto:
     """Photo ``index`` of a set as :func:`write_set` renders it."""
     if set_name == "samples":
         return render_sample(index, size=size, quality=quality or SAMPLE_QUALITY)
-    return render_photo(
-        set_seed(set_name, index), size=size, quality=quality, set_name=set_name, **mixture(index)
-    )
+    seed, copy = set_seed(set_name, index), copy_in_set(set_name, index)
+    return render_photo(seed, size=size, quality=quality, set_name=set_name, copy=copy, **mixture(index))
+
+
+def setup_seed(copy: Copy) -> int:
+    """The seed of a copy's setup photo: from its copy set and its place there (else a seed of its own)."""
+    for set_name, copies in COPY_SETS.items():
+        if copy in copies:
+            return SETUP_SEEDS[set_name] + copies.index(copy)
+    return SETUP_SEEDS["other"]
+
+
+def render_copy_setup(
+    copy: Copy, *, seed: int | None = None, size: tuple[int, int] = DEFAULT_SIZE, quality: int | None = None
+) -> RenderedPhoto:
+    """A copy's setup photo with all 4 of its colours, as the copy sets write it (or from ``seed``)."""
+    return render_setup(setup_seed(copy) if seed is None else seed, copy, size=size, quality=quality)
+
+
+def write_setup(
+    out_dir: str | Path,
+    copy: Copy,
+    *,
+    seed: int | None = None,
+    colours: tuple[str | None, ...] | None = None,
+    size: tuple[int, int] | None = None,
+    quality: int | None = None,
+) -> Path:
+    """Write ``setup-<copy>.jpg`` and its truth ``setup-<copy>.json`` into ``out_dir``; the photo's path."""
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = setup_seed(copy) if seed is None else seed
+    photo = render_setup(chosen, copy, colours, size=size or DEFAULT_SIZE, quality=quality)
+    return _write(folder, f"setup-{copy.name}", photo)
+
+
+def _write(folder: Path, stem: str, photo: RenderedPhoto) -> Path:
+    path = folder / f"{stem}{photo.suffix}"
+    path.write_bytes(photo.data)
+    (folder / f"{stem}.json").write_text(json.dumps(photo.truth, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def write_set(
@@ -222,6 +278,8 @@ def write_set(
 
     Each photo ``NAME.jpg`` (or ``.heic``) gets its truth as ``NAME.json``.
     The "samples" set ignores ``start`` and ``count`` and writes its 12.
+    A copy set also writes each copy's setup photo ``setup-<copy>.jpg``
+    (and ``.json``) before its first photo of that copy.
     ``on_write`` hears of each photo as soon as it is written.
     """
     if set_name not in SET_SEEDS:
@@ -234,14 +292,19 @@ def write_set(
     else:
         indices = range(start, start + count)
         size = size or DEFAULT_SIZE
-    written = []
+    written: list[Path] = []
+    set_up: set[str] = set()
     for index in indices:
+        copy = copy_in_set(set_name, index)
+        if set_name in COPY_SETS and copy.name not in set_up:
+            set_up.add(copy.name)
+            written.append(
+                _write(folder, f"setup-{copy.name}", render_copy_setup(copy, size=size, quality=quality))
+            )
+            if on_write is not None:
+                on_write(written[-1])
         photo = render_in_set(set_name, index, size=size, quality=quality)
-        stem = f"{set_name}-{index:04d}"
-        path = folder / f"{stem}{photo.suffix}"
-        path.write_bytes(photo.data)
-        (folder / f"{stem}.json").write_text(json.dumps(photo.truth, indent=1) + "\n", encoding="utf-8")
-        written.append(path)
+        written.append(_write(folder, f"{set_name}-{index:04d}", photo))
         if on_write is not None:
-            on_write(path)
+            on_write(written[-1])
     return written

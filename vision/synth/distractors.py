@@ -68,12 +68,15 @@ class Keepout:
     mask: U8
 
     @classmethod
-    def of_grid(cls, camera: Camera, board: bool) -> Keepout:
-        """The grid and the space its palisades stand in, widened a little for blur and rounding."""
+    def of_grid(cls, camera: Camera, board: bool, *, whole_board: bool = False) -> Keepout:
+        """The grid and the space its palisades stand in, widened a little for blur and rounding;
+        with ``whole_board`` the frame too (a setup photo must show all of the board's face)."""
         shape = (math.ceil(camera.height * _LOW_RES), math.ceil(camera.width * _LOW_RES))
         if not board:
             return cls(np.zeros(shape, np.uint8))
         x0, y0, x1, y1 = MARGIN_MM, MARGIN_MM, MARGIN_MM + GRID_W_MM, MARGIN_MM + GRID_H_MM
+        if whole_board:
+            x0, y0, x1, y1 = 0.0, 0.0, BOARD_W_MM, BOARD_H_MM
         box = np.array(
             [
                 (x, y, z)

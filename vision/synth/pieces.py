@@ -8,6 +8,7 @@ sprite's up, so a numeral reads the right way when the board does.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -17,6 +18,9 @@ from vision.synth.draw import Sprite
 from vision.synth.numerals import numeral_mask
 from vision.synth.textures import BGR, F32, U8, f32, fractal_noise, hex_bgr, wood
 
+if TYPE_CHECKING:  # copies imports this module's colours
+    from vision.synth.copies import Copy
+
 PLAYER_HEX: dict[str, str] = {"orange": "#E07B24", "green": "#3E8E41", "blue": "#2F6DB5", "purple": "#7B4AA0"}
 GOLD_HEX = "#D4A62A"
 GOLD_RIM_HEX = "#9E7418"
@@ -24,7 +28,10 @@ GOLD_INK_HEX = "#37260F"
 EMBLEM_HEX = "#F1E8D4"
 PALISADE_HEX = "#B5835A"
 PALISADE_GRAIN_HEX = "#7C5331"
+# The reference kit's emblems, which each photo of it draws 4 of; changing this tuple changes those draws.
 EMBLEMS: tuple[str, ...] = ("shield", "star", "ring", "runes", "diamond", "sun")
+# Every emblem a copy may print: the reference ones and those only other copies use.
+ALL_EMBLEMS: tuple[str, ...] = (*EMBLEMS, "crown", "moon", "tree", "wave")
 NUMERAL_MM = 12.0
 
 
@@ -55,8 +62,8 @@ def rounded_square_outline(side: float, corner: float, per_corner: int = 6) -> F
     return np.array(pts, dtype=np.float32)
 
 
-def gold_sprite(value: int, font: str, s: float, rng: np.random.Generator) -> Sprite:
-    """A gold token's face: a metallic disc, a darker rim and the value in dark ink."""
+def gold_sprite(value: int, font: str, s: float, rng: np.random.Generator, copy: Copy) -> Sprite:
+    """A gold token's face in ``copy``'s gold: a metallic disc, a darker rim and the value in dark ink."""
     radius = GOLD_DIAMETER_MM / 2
     n, x, y = _grid(GOLD_DIAMETER_MM + 2, s)
     r = np.hypot(x, y)
@@ -64,20 +71,20 @@ def gold_sprite(value: int, font: str, s: float, rng: np.random.Generator) -> Sp
     # Brushed metal: brighter toward one side, a faint radial sheen, fine speckle.
     shade = 1.0 + 0.08 * (-(x + y) / (radius * 1.4)) + 0.03 * np.cos(r * 1.3)
     shade += 0.02 * fractal_noise(rng, (n, n), (3 * s, 0.8 * s + 1))
-    colour = f32(shade[..., None] * np.asarray(hex_bgr(GOLD_HEX), np.float32))
+    colour = f32(shade[..., None] * np.asarray(hex_bgr(copy.gold_hex), np.float32))
     rim = np.clip((r - (radius - 1.8)) * s + 0.5, 0, 1)
     colour = f32(
-        colour * (1 - rim[..., None]) + rim[..., None] * np.asarray(hex_bgr(GOLD_RIM_HEX), np.float32)
+        colour * (1 - rim[..., None]) + rim[..., None] * np.asarray(hex_bgr(copy.gold_rim_hex), np.float32)
     )
     bevel = np.clip(1 - np.abs(r - (radius - 2.1)) * s / 1.5, 0, 1) * 0.18
     colour = f32(colour * (1 + bevel[..., None]))
     ink = numeral_mask(str(value), font, NUMERAL_MM * s)
-    _blend_centred(colour, ink * 0.95, hex_bgr(GOLD_INK_HEX))
+    _blend_centred(colour, ink * 0.95, hex_bgr(copy.gold_ink_hex))
     return Sprite.from_mask(colour, alpha.astype(np.float32), s)
 
 
-def warrior_sprite(colour_name: str, emblem: str, s: float, rng: np.random.Generator) -> Sprite:
-    """A face-down warrior: a rounded square of its player's colour with a light emblem."""
+def warrior_sprite(colour_name: str, emblem: str, s: float, rng: np.random.Generator, copy: Copy) -> Sprite:
+    """A face-down warrior of ``copy``: a rounded square of its player's colour with an emblem."""
     n, x, y = _grid(WARRIOR_SIDE_MM + 2, s)
     half, corner = WARRIOR_SIDE_MM / 2, WARRIOR_CORNER_MM
     qx, qy = np.abs(x) - (half - corner), np.abs(y) - (half - corner)
@@ -85,9 +92,9 @@ def warrior_sprite(colour_name: str, emblem: str, s: float, rng: np.random.Gener
     alpha = np.clip(-outside * s + 0.5, 0, 1)
     shade = 1 + 0.035 * fractal_noise(rng, (n, n), (12 * s, 3 * s, 0.6 * s + 1))
     shade -= 0.12 * np.clip(1 + outside / 1.2, 0, 1)  # a slightly darker bevelled edge
-    colour = shade[..., None] * np.asarray(hex_bgr(PLAYER_HEX[colour_name]), np.float32)
+    colour = shade[..., None] * np.asarray(hex_bgr(copy.colours[colour_name]), np.float32)
     mark = emblem_mask(emblem, n, s, rng)
-    _blend_centred(colour, mark * 0.9, hex_bgr(EMBLEM_HEX))
+    _blend_centred(colour, mark * 0.9, hex_bgr(copy.emblem_ink(colour_name)))
     colour += rng.normal(0, 3.0, colour.shape).astype(np.float32)  # print grain
     return Sprite.from_mask(colour, alpha.astype(np.float32), s)
 
@@ -154,19 +161,32 @@ def emblem_mask(kind: str, n: int, s: float, rng: np.random.Generator) -> F32:
         circle(4.5)
         for t in np.linspace(0, 2 * np.pi, 8, endpoint=False):
             stroke([(6.5 * math.cos(t), 6.5 * math.sin(t)), (10 * math.cos(t), 10 * math.sin(t))], 1.5)
+    elif kind == "crown":
+        solid([(-9, 6), (-9, -5), (-4.5, 0), (0, -8), (4.5, 0), (9, -5), (9, 6)])
+        stroke([(-9, 9), (9, 9)], 1.6)
+    elif kind == "moon":
+        circle(9)
+        cv2.circle(canvas, px(4.5, -2.5), round(8 * s * k), 0, -1, cv2.LINE_AA, 4)  # bite out a crescent
+    elif kind == "tree":
+        solid([(0, -10), (7, -1), (3, -1), (8, 5), (-8, 5), (-3, -1), (-7, -1)])
+        stroke([(0, 5), (0, 10)], 2.2)
+    elif kind == "wave":
+        for dy in (-5.0, 0.0, 5.0):
+            t = np.linspace(-9, 9, 19)
+            stroke([(float(x), dy + 2.2 * math.sin(float(x) * 0.7)) for x in t], 1.6)
     else:
-        raise ValueError(f"emblem must be one of {', '.join(EMBLEMS)}, not {kind!r}")
+        raise ValueError(f"emblem must be one of {', '.join(ALL_EMBLEMS)}, not {kind!r}")
     return f32(canvas / 255)
 
 
-def palisade_wood(rng: np.random.Generator, s: float) -> F32:
-    """A strip of the palisades' wood, 240 x 40 mm, to cut each stick's faces from."""
+def palisade_wood(rng: np.random.Generator, s: float, copy: Copy) -> F32:
+    """A strip of ``copy``'s palisade wood, 240 x 40 mm, to cut each stick's faces from."""
     return wood(
         rng,
         (round(240 * s), round(40 * s)),
         s,
-        hex_bgr(PALISADE_HEX),
-        hex_bgr(PALISADE_GRAIN_HEX),
+        hex_bgr(copy.wood_hex),
+        hex_bgr(copy.grain_hex),
         ring_mm=1.6,
         contrast=0.5,
     )

@@ -19,15 +19,17 @@ STAGES: tuple[str, ...] = ("early", "mid", "late", "end")
 _STAGE_MOVES: dict[str, tuple[int, int]] = {"early": (2, 12), "mid": (13, 28), "late": (29, 48)}
 
 
-def random_position(rng: random.Random, players: int, stage: str) -> tuple[Position, int]:
-    """A position of ``players`` random colours in random turn order, and the moves played.
+def random_position(
+    rng: random.Random, players: int, stage: str, colours: tuple[str, ...] = COLOURS
+) -> tuple[Position, int]:
+    """A position of ``players`` of ``colours`` in random turn order, and the moves played.
 
     The warriors lie face down: their values are None, as a photo shows them.
     """
     if stage not in STAGES:
         raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
-    colours = rng.sample(COLOURS, players)
-    state = GameState.new(colours, gold=shuffled_gold(rng))
+    chosen = rng.sample(colours, players)
+    state = GameState.new(chosen, gold=shuffled_gold(rng))
     lo, hi = _STAGE_MOVES.get(stage, (10_000, 10_000))
     moves = 0
     for _ in range(rng.randint(lo, hi)):

@@ -20,6 +20,7 @@ from engine import Position
 from vision.geometry import BOARD_H_MM, BOARD_THICKNESS_MM, BOARD_W_MM, board_corners_mm
 from vision.synth.camera import TABLE_Z, Camera, Framing, face_area_fraction, place_camera
 from vision.synth.conditions import Conditions, draw_conditions
+from vision.synth.copies import REFERENCE_COPY, Copy
 from vision.synth.distractors import Distractor, Keepout, place_cup, place_dice
 from vision.synth.draw import translation
 from vision.synth.encode import encode, heic_quality, stored_size
@@ -27,8 +28,7 @@ from vision.synth.hand import Hand, place_hand
 from vision.synth.lighting import Caster, Light, cast_shadows
 from vision.synth.numerals import resolve_font
 from vision.synth.optics import Glare, add_noise, blur, channel_gains, develop, light_field
-from vision.synth.pieces import PLAYER_HEX
-from vision.synth.positions import COLOURS, random_position
+from vision.synth.positions import random_position
 from vision.synth.scene import (
     Block,
     PieceArt,
@@ -62,6 +62,16 @@ class _Made:
 
 
 @dataclass(frozen=True)
+class Staging:
+    """What stands in the scene besides what the conditions say: which copy, and for a setup photo
+    its fixed position (else a game is played from the seed) with nothing allowed over the board."""
+
+    copy: Copy = REFERENCE_COPY
+    position: Position | None = None
+    clear_board: bool = False
+
+
+@dataclass(frozen=True)
 class RenderedPhoto:
     """A photo file's bytes exactly as written, its suffix (".jpg" or ".heic") and its ground truth."""
 
@@ -79,26 +89,45 @@ def render_photo(
     size: tuple[int, int] = (4000, 3000),
     quality: int | None = None,
     set_name: str | None = None,
+    copy: Copy = REFERENCE_COPY,
     **overrides: Any,
 ) -> RenderedPhoto:
-    """Render the photo of ``seed``: same seed and arguments, same bytes.
+    """Render the photo of ``seed`` of ``copy``: same seed and arguments, same bytes.
 
     ``kind`` is "board" or "no_board"; ``size`` the sensor's (long, short)
     side, displayed landscape or portrait as the conditions say; ``quality``
     the JPEG/HEIC quality (else drawn in 70..95). Any field of
     :class:`~vision.synth.conditions.Conditions` may be given to override it.
+    The players are ``players`` of the copy's colours in a seeded order.
     """
     conditions = draw_conditions(seed, kind=kind, players=players, quality=quality, overrides=overrides)
+    return render_staged(seed, conditions, Staging(copy), kind=kind, fmt=fmt, size=size, set_name=set_name)
+
+
+def render_staged(
+    seed: int,
+    conditions: Conditions,
+    staging: Staging,
+    *,
+    kind: str,
+    fmt: str,
+    size: tuple[int, int],
+    set_name: str | None,
+) -> RenderedPhoto:
+    """Paint, encode and describe one photo whose conditions and staging are already settled."""
     long_side, short_side = max(size), min(size)
     display = (short_side, long_side) if conditions.portrait else (long_side, short_side)
-    image, made = _paint(seed, conditions, kind, display)
+    image, made = _paint(seed, conditions, kind, display, staging)
     data, suffix = encode(
         image, fmt=fmt, quality=conditions.jpeg_quality, orientation=conditions.exif_orientation
     )
-    return RenderedPhoto(data, suffix, _truth(seed, set_name, kind, fmt, display, conditions, made))
+    truth = _truth(seed, set_name, kind, fmt, display, conditions, made, staging.copy)
+    return RenderedPhoto(data, suffix, truth)
 
 
-def _paint(seed: int, c: Conditions, kind: str, display: tuple[int, int]) -> tuple[U8, _Made]:
+def _paint(
+    seed: int, c: Conditions, kind: str, display: tuple[int, int], staging: Staging
+) -> tuple[U8, _Made]:
     """The displayed photo, and what went into it."""
     # One generator per purpose, so that changing one condition leaves the others' draws alone.
     rng = {name: np.random.default_rng([seed, n]) for n, name in enumerate(_STREAMS)}
@@ -110,19 +139,25 @@ def _paint(seed: int, c: Conditions, kind: str, display: tuple[int, int]) -> tup
     canvas, background = _table(camera, c.background, rng["table"], scale)
     made = _Made(camera, background)
     casters: list[Caster] = []
+    copy = staging.copy
     if board:
-        made.position, made.moves = random_position(random.Random(f"position:{seed}"), c.players, c.stage)
-        draw_board(canvas, camera, light)
+        if staging.position is None:
+            played = random_position(random.Random(f"position:{seed}"), c.players, c.stage, copy.keys)
+            made.position, made.moves = played
+        else:
+            made.position = staging.position
+        draw_board(canvas, camera, light, copy)
         tokens = lay_out_tokens(made.position, rng["layout"])
         blocks = palisade_blocks(sorted(made.position.palisades), rng["layout"])
         casters.append(Caster(board_corners_mm(), TABLE_Z, BOARD_THICKNESS_MM, cut=True))
     else:
-        tokens, blocks = _loose_pieces(rng["layout"], c.loose_pieces)
-    distractors = _distractors(c, camera, Keepout.of_grid(camera, board), board, rng["clutter"])
+        tokens, blocks = _loose_pieces(rng["layout"], c.loose_pieces, copy.keys)
+    keep = Keepout.of_grid(camera, board, whole_board=staging.clear_board)
+    distractors = _distractors(c, camera, keep, board, rng["clutter"])
     made.distractors = [d.describe() for d in distractors]
 
     art = PieceArt(
-        rng["art"], float(np.clip(scale * 1.3, 3.0, 14.0)), c.font, dict(zip(COLOURS, c.emblems, strict=True))
+        rng["art"], float(np.clip(scale * 1.3, 3.0, 14.0)), c.font, copy.emblem_map(c.emblems), copy
     )
     for i in depth_order(camera, [(t.centre[0], t.centre[1], t.base_z) for t in tokens]):
         draw_token(canvas, camera, tokens[i], art, light)
@@ -175,7 +210,9 @@ def _table(camera: Camera, kind: str, rng: np.random.Generator, scale: float) ->
     return np.asarray(canvas, dtype=np.uint8), texture.description
 
 
-def _loose_pieces(rng: np.random.Generator, count: int) -> tuple[list[Token], list[Block]]:
+def _loose_pieces(
+    rng: np.random.Generator, count: int, colours: tuple[str, ...]
+) -> tuple[list[Token], list[Block]]:
     """Pieces lying about on a table without the board: tokens, and palisades on their side."""
     tokens: list[Token] = []
     blocks: list[Block] = []
@@ -192,7 +229,7 @@ def _loose_pieces(rng: np.random.Generator, count: int) -> tuple[list[Token], li
         if roll < 0.35:
             tokens.append(Token("gold", str(rng.integers(3, 8)), (x, y), float(rng.uniform(0, 360)), TABLE_Z))
         elif roll < 0.8:
-            colour = str(rng.choice(COLOURS))
+            colour = str(rng.choice(colours))
             tokens.append(Token("warrior", colour, (x, y), float(rng.uniform(0, 360)), TABLE_Z))
         else:
             blocks.append(Block((x, y, TABLE_Z), (40.0, 10.0, 5.0), float(rng.uniform(0, 180))))
@@ -253,8 +290,12 @@ def _truth(
     display: tuple[int, int],
     c: Conditions,
     made: _Made,
+    copy: Copy,
 ) -> dict[str, Any]:
-    """The ground-truth document: the position (for a board photo) and how the photo was made."""
+    """The ground-truth document: the position (for a board photo), the copy and how the photo was made.
+
+    A photo of the reference kit names no copy, so that its truth is what it was before copies.
+    """
     camera, glare = made.camera, made.glare
     conditions: dict[str, Any] = {
         "tilt_deg": _r(c.tilt_deg),
@@ -283,7 +324,7 @@ def _truth(
         "background": made.background,
         "distractors": made.distractors,
         "numeral_font": resolve_font(c.font),
-        "emblems": dict(zip(COLOURS, c.emblems, strict=True)),
+        "emblems": copy.emblem_map(c.emblems),
     }
     render: dict[str, Any] = {
         "seed": seed,
@@ -296,15 +337,18 @@ def _truth(
     }
     if fmt == "heic":
         conditions["heic_quality"] = heic_quality(c.jpeg_quality)
+    named = {} if copy.is_reference else {"copy": copy.name}
+    if not copy.is_reference:
+        render["copy"] = copy.describe()
     position = made.position
     if position is None:
         conditions["loose_pieces"] = c.loose_pieces
-        return {"board": False, "render": render}
+        return {"board": False, **named, "render": render}
     conditions.update(players=len(position.players), stage=c.stage, moves=made.moves)
-    conditions["colours_hex"] = {p: PLAYER_HEX[p] for p in position.players}
+    conditions["colours_hex"] = {p: copy.colours[p] for p in dict.fromkeys(position.players)}
     render["corners_px"] = [[_r(x, 2), _r(y, 2)] for x, y in camera.project(_face_corners())]
     render["grid_corners_px"] = [[_r(x, 2), _r(y, 2)] for x, y in grid_outline_px(camera)]
-    return {**position.to_json(), "board": True, "render": render}
+    return {**position.to_json(), "board": True, **named, "render": render}
 
 
 def _face_corners() -> np.ndarray:
@@ -315,4 +359,4 @@ def _r(value: float, digits: int = 3) -> float:
     return round(float(value), digits)
 
 
-__all__ = ["RenderedPhoto", "render_photo"]
+__all__ = ["RenderedPhoto", "Staging", "render_photo", "render_staged"]

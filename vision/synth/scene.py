@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
 import cv2
 import numpy as np
@@ -37,6 +35,8 @@ from vision.geometry import (
     slot_segment_mm,
 )
 from vision.synth.camera import TABLE_Z, Camera
+from vision.synth.copies import BOARD_EDGE_HEX as BOARD_EDGE_HEX  # where it was before copies
+from vision.synth.copies import REFERENCE_COPY, Copy
 from vision.synth.draw import (
     Sprite,
     box_corners,
@@ -51,8 +51,6 @@ from vision.synth.draw import (
 )
 from vision.synth.lighting import Caster, Light
 from vision.synth.pieces import (
-    GOLD_RIM_HEX,
-    PLAYER_HEX,
     circle_outline,
     cut,
     darker,
@@ -63,21 +61,13 @@ from vision.synth.pieces import (
 )
 from vision.synth.textures import BGR, U8, hex_bgr
 
-BOARD_EDGE_HEX = "#2B2521"
 # A token may sit off its cell's centre only as far as the cell's edge less half a palisade.
 _TOKEN_REACH_MM = PITCH_MM / 2 - PALISADE_WIDTH_MM / 2
 
 
-@lru_cache(maxsize=1)
-def board_art() -> U8:
-    """The reference board's printed face, 5 px/mm, as BGR (read-only, loaded once)."""
-    data = resources.files("calibration").joinpath("reference", "board.jpg").read_bytes()
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise FileNotFoundError("calibration/reference/board.jpg could not be decoded")
-    art = np.asarray(image, dtype=np.uint8)
-    art.setflags(write=False)
-    return art
+def board_art(copy: Copy = REFERENCE_COPY) -> U8:
+    """A copy's printed face (by default the reference board's), 5 px/mm, as BGR, read-only."""
+    return copy.art
 
 
 @dataclass(frozen=True)
@@ -179,8 +169,8 @@ def palisade_blocks(palisades: Sequence[Slot], rng: np.random.Generator) -> list
     return blocks
 
 
-def draw_board(canvas: U8, camera: Camera, light: Light) -> None:
-    """The board's slab: its visible edges, dark card, then the art on its face."""
+def draw_board(canvas: U8, camera: Camera, light: Light, copy: Copy) -> None:
+    """``copy``'s board: the slab's visible edges, dark card, then the art on its face."""
     slab = box_corners(
         (BOARD_W_MM / 2, BOARD_H_MM / 2, TABLE_Z), (BOARD_W_MM, BOARD_H_MM, BOARD_THICKNESS_MM), 0.0
     )
@@ -188,10 +178,10 @@ def draw_board(canvas: U8, camera: Camera, light: Light) -> None:
     for name, face in box_faces(0.0).items():
         corners = slab[list(face.corners)]
         if name != "top" and visible(camera, corners, face.normal):
-            fill(canvas, px[list(face.corners)], darker(hex_bgr(BOARD_EDGE_HEX), light.shade(face.normal)))
+            fill(canvas, px[list(face.corners)], darker(hex_bgr(copy.edge_hex), light.shade(face.normal)))
     # An anti-aliased outline in the frame's colour first, then the art, which leaves edge pixels alone.
-    fill(canvas, px[4:], (34.0, 38.0, 52.0))
-    art = board_art()
+    fill(canvas, px[4:], hex_bgr(copy.frame_hex))
+    art = copy.art
     s = art.shape[1] / BOARD_W_MM
     to_mm = np.array([[1 / s, 0, 0.5 / s], [0, 1 / s, 0.5 / s], [0, 0, 1]])
     matrix = camera.plane_homography(0.0) @ to_mm
@@ -212,31 +202,34 @@ def draw_board(canvas: U8, camera: Camera, light: Light) -> None:
 
 
 class PieceArt:
-    """The sprites of one photo: one per gold value and colour, cut to the photo's scale."""
+    """The sprites of one photo of ``copy``: one per gold value and colour, cut to the photo's scale."""
 
     def __init__(
-        self, rng: np.random.Generator, px_per_mm: float, font: str, emblems: dict[str, str]
+        self, rng: np.random.Generator, px_per_mm: float, font: str, emblems: dict[str, str], copy: Copy
     ) -> None:
         self.rng = rng
         self.s = px_per_mm
         self.font = font
         self.emblems = emblems
-        self.wood = palisade_wood(rng, px_per_mm)
+        self.copy = copy
+        self.wood = palisade_wood(rng, px_per_mm, copy)
         self._cache: dict[tuple[str, str], Sprite] = {}
 
     def token(self, token: Token) -> Sprite:
         key = (token.kind, token.label)
         if key not in self._cache:
             if token.kind == "gold":
-                self._cache[key] = gold_sprite(int(token.label), self.font, self.s, self.rng)
+                self._cache[key] = gold_sprite(int(token.label), self.font, self.s, self.rng, self.copy)
             else:
-                self._cache[key] = warrior_sprite(token.label, self.emblems[token.label], self.s, self.rng)
+                self._cache[key] = warrior_sprite(
+                    token.label, self.emblems[token.label], self.s, self.rng, self.copy
+                )
         return self._cache[key]
 
     def side_colour(self, token: Token) -> BGR:
         if token.kind == "gold":
-            return darker(hex_bgr(GOLD_RIM_HEX), 0.85)
-        return darker(hex_bgr(PLAYER_HEX[token.label]), 0.62)
+            return darker(hex_bgr(self.copy.gold_rim_hex), 0.85)
+        return darker(hex_bgr(self.copy.colours[token.label]), 0.62)
 
 
 def draw_token(canvas: U8, camera: Camera, token: Token, art: PieceArt, light: Light) -> None:

@@ -1,0 +1,297 @@
+"""Learn a copy of the game from one setup photo: its board's face, its colours, its gold.
+
+The setup (board-spec.md, Calibration) is the board with its 8 gold tokens on
+the gold cells, no palisade, and one face-down warrior of each colour in play
+on the corner cells a5, h5, a1, h1 (``[0,0]``, ``[0,7]``, ``[4,0]``,
+``[4,7]``), in turn order. The board is found without knowing its art, by its
+gold and its printed grid (:mod:`vision.grid`); the photo seen from above then
+becomes the profile's face, with what the tokens hid filled in from around
+them; the corner warriors give the players' colours, and the gold tokens the
+gold's. Everything is measured in the setup photo's own light, which is the
+light the scanner brings every later photo into (:mod:`vision.rectify`).
+
+A setup photo that cannot teach a whole copy raises :class:`SetupError`,
+saying what is missing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.colours import colour_name, lab_of, unique_names
+from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Profile
+from engine.board import CELLS, GOLD_CELLS, Cell
+from vision.cells import cell_pixels
+from vision.colour import rgb_to_bgr_float
+from vision.geometry import cell_centre_mm
+from vision.grid import GridFit, gold_likeness, light_colour, locate_by_grid
+from vision.learn import (
+    FACE_VIEW,
+    GOLD_ALIKE,
+    GOLD_SATURATION,
+    READ_VIEW,
+    bgr_to_rgb,
+    dominant_colour,
+    fill_tokens,
+    find_token,
+    gold_colour,
+    place_by_colour,
+    token_image,
+    top_down,
+)
+from vision.load import load_photo
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]
+
+FULL_SIZE = 1 << 20
+#: The corner cells, in turn order.
+CORNERS: tuple[Cell, ...] = (Cell(0, 0), Cell(0, 7), Cell(4, 0), Cell(4, 7))
+#: A gold cell without its token shows less than this share of gold in its disc (glare can wash
+#: most of a token out).
+GOLD_MIN_SHARE = 0.08
+#: A gold token on a cell where no gold belongs: a blob this round (:func:`vision.grid.gold_candidates`)
+#: within this distance of the cell's centre.
+TOKEN_ROUNDNESS = 0.88
+TOKEN_OFF_CENTRE_MM = 10.0
+#: A corner holds a warrior when this share of its disc is of colours rare on the empty cells...
+RARE_SHARE = 0.3
+#: ...(a colour is rare when fewer than this share of the empty cells' pixels fall in its bin)...
+RARE_FREQUENCY = 2e-4
+#: ...or when its disc is this much more one colour than nine in ten empty cells (a white warrior
+#: on pale art), or this much one colour at all.
+UNIFORM_MARGIN = 0.05
+UNIFORM_CAP = 0.99
+#: Two corner colours nearer than this (CIE76 delta E, the light's colour taken off) are one colour.
+SAME_COLOUR_DELTA_E = 10.0
+
+
+class SetupError(ValueError):
+    """A setup photo that cannot teach a copy; ``code`` for programs, the message for people.
+
+    Codes: ``no_board``, ``gold_missing``, ``gold_elsewhere``, ``corner_empty``, ``same_colour``,
+    ``players``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """What a setup photo taught: the profile, and how sure the finding of the board was."""
+
+    profile: Profile
+    homography: FloatArray
+    gold_hits: int
+    crossings: int
+    #: How a white surface shows in the setup photo (BGR, 0..1), judged by its gold.
+    white: FloatArray
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        """What was learnt, as the command and the web page show it."""
+        p = self.profile
+        return {
+            "name": p.name,
+            "colours": {name: _hex(rgb) for name, rgb in p.colours.items()},
+            "gold": _hex(p.gold),
+            "grid_crossings_found": self.crossings,
+            "gold_tokens_found": self.gold_hits,
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+
+
+def calibrate(
+    data: bytes, *, players: tuple[str, ...] | None = None, name: str = "calibrated"
+) -> Calibration:
+    """Learn a copy from the bytes of its setup photo.
+
+    ``players`` names the corner colours in turn order (as many as there are
+    warriors on the corners); without it each colour is named after the
+    nearest known colour. Raises :class:`vision.load.PhotoError` for a file
+    that is not a photo and :class:`SetupError` for a photo that is not a
+    whole setup.
+    """
+    start = time.perf_counter()
+    # The whole photo, not the reduced one the scanner reads: the face is kept at 5 pixels a
+    # millimetre, which a setup photo of 8 to 12 megapixels has at full size.
+    image = load_photo(data, min_long_side=FULL_SIZE).image
+    return calibrate_image(image, players=players, name=name, started=start)
+
+
+def calibrate_image(
+    image: Image,
+    *,
+    players: tuple[str, ...] | None = None,
+    name: str = "calibrated",
+    started: float | None = None,
+) -> Calibration:
+    """:func:`calibrate` on an upright BGR photo already in memory."""
+    timing: dict[str, float] = {}
+    clock = started if started is not None else time.perf_counter()
+    gold_bgr = rgb_to_bgr_float(REFERENCE_GOLD) * 255
+    fit = locate_by_grid(image, gold_bgr)
+    if fit is None:
+        raise SetupError(
+            "no_board",
+            "no board found: could not find a printed 8x5 grid with gold tokens on its gold cells "
+            "(the whole board should be in the photo, with the 8 gold tokens on their cells)",
+        )
+    timing["locate"] = 1000 * (time.perf_counter() - clock)
+    clock = time.perf_counter()
+    view = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
+    grey_world = light_colour(view)
+    pixels = cell_pixels(view, READ_VIEW)
+    gold_share = _gold_share(pixels, grey_world, gold_bgr)
+    _check_gold(gold_share, _tokens_mm(fit))
+    gold = gold_colour(pixels, grey_world, gold_bgr)
+    # Gold is gold in every copy, near enough: how the reference kit's gold shows here is the
+    # setup's light, to name colours and to guess how the palisades' wood will show.
+    white = gold / (gold_bgr / 255)
+    colours_bgr = _corner_colours(pixels, white)
+    colours = _name_colours(colours_bgr, white, players)
+    timing["read"] = 1000 * (time.perf_counter() - clock)
+    clock = time.perf_counter()
+    face = top_down(image, fit.homography, FACE_VIEW)
+    placed = [
+        place_by_colour(face, cell, colour, FACE_VIEW) or find_token(face, cell, FACE_VIEW)
+        for cell, colour in zip(CORNERS, colours_bgr, strict=False)
+    ]
+    tokens = {name: token_image(face, place, FACE_VIEW) for name, place in zip(colours, placed, strict=True)}
+    face = fill_tokens(face, placed)
+    timing["face"] = 1000 * (time.perf_counter() - clock)
+    wood = bgr_to_rgb(rgb_to_bgr_float(REFERENCE_WOOD) * white)
+    profile = Profile(
+        name=name,
+        face=face,
+        colours=colours,
+        gold=bgr_to_rgb(gold),
+        wood=wood,
+        tokens=tokens,
+        hidden_cells=tuple(cell.name for cell in (*GOLD_CELLS, *CORNERS[: len(colours)])),
+        wood_seen=False,
+        extra={
+            "learnt": {
+                "gold_tokens_found": fit.gold_hits,
+                "grid_crossings_found": fit.crossings,
+                "light_rgb": [round(float(v), 4) for v in white[::-1]],
+            }
+        },
+    )
+    return Calibration(profile, fit.homography, fit.gold_hits, fit.crossings, white, timing)
+
+
+def _gold_share(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
+    alike, saturation = gold_likeness(pixels, white, gold_bgr)
+    return cast(FloatArray, ((alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)).mean(axis=1))
+
+
+def _tokens_mm(fit: GridFit) -> FloatArray:
+    """Where on the board (mm) the photo shows round gold tokens."""
+    centres = fit.tokens[fit.roundness >= TOKEN_ROUNDNESS]
+    if not len(centres):
+        return np.zeros((0, 2))
+    mm = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(fit.homography))
+    return cast(FloatArray, mm.reshape(-1, 2))
+
+
+def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
+    missing = [cell.name for cell in GOLD_CELLS if share[cell.number] < GOLD_MIN_SHARE]
+    if missing:
+        raise SetupError(
+            "gold_missing",
+            f"gold not on the gold cells: no gold token on {', '.join(missing)} "
+            f"(the gold goes on {', '.join(c.name for c in GOLD_CELLS)})",
+        )
+    gold_numbers = {cell.number for cell in GOLD_CELLS}
+    elsewhere = sorted(
+        {
+            cell.name
+            for cell in CELLS
+            if cell.number not in gold_numbers
+            and any(np.hypot(*(p - cell_centre_mm(cell))) < TOKEN_OFF_CENTRE_MM for p in tokens_mm)
+        }
+    )
+    if elsewhere:
+        raise SetupError(
+            "gold_elsewhere",
+            f"a gold token where no gold belongs: {', '.join(elsewhere)} (only the 8 gold cells hold gold)",
+        )
+
+
+def _corner_colours(pixels: Floats, white: FloatArray) -> list[FloatArray]:
+    """The colour of the warrior on each corner in turn, stopping at the first empty corner.
+
+    A corner holds a warrior when much of its disc is of colours rare on the board's empty cells, or
+    it is far more of one colour than any empty cell (a white warrior on pale art).
+    """
+    corner_numbers = {cell.number for cell in CORNERS}
+    gold_numbers = {cell.number for cell in GOLD_CELLS}
+    empty = [c.number for c in CELLS if c.number not in corner_numbers | gold_numbers]
+    bins = _colour_bins(pixels[empty].reshape(-1, 3), white)
+    frequency = np.bincount(bins, minlength=16**3) / max(len(bins), 1)
+    uniform_empty = float(np.percentile([dominant_colour(pixels[n])[1] for n in empty], 90))
+    found: list[FloatArray] = []
+    present = []
+    for cell in CORNERS:
+        disc = pixels[cell.number]
+        rare = float((frequency[_colour_bins(disc, white)] < RARE_FREQUENCY).mean())
+        colour, uniform = dominant_colour(disc)
+        present.append(rare >= RARE_SHARE or uniform >= min(uniform_empty + UNIFORM_MARGIN, UNIFORM_CAP))
+        found.append(colour)
+    count = present.index(False) if False in present else len(present)
+    if count < 2 or any(present[count:]):
+        missing = [cell.name for cell, there in zip(CORNERS, present, strict=True) if not there]
+        raise SetupError(
+            "corner_empty",
+            f"a corner without a warrior: {', '.join(missing)} "
+            "(put one face-down warrior of each colour in play on a5, h5, a1, h1, in turn order; "
+            "at least two)",
+        )
+    found = found[:count]
+    labs = [lab_of(bgr_to_rgb(colour / white)) for colour in found]
+    for i in range(count):
+        for j in range(i + 1, count):
+            if float(np.linalg.norm(labs[i] - labs[j])) < SAME_COLOUR_DELTA_E:
+                raise SetupError(
+                    "same_colour",
+                    f"two corners of one colour: {CORNERS[i].name} and {CORNERS[j].name} "
+                    "(each corner holds a different player's colour)",
+                )
+    return found
+
+
+def _colour_bins(pixels: npt.NDArray[np.floating], white: FloatArray) -> npt.NDArray[np.intp]:
+    balanced = np.clip(np.asarray(pixels, np.float64).reshape(-1, 3) / white, 0, 0.999)
+    q = (balanced * 16).astype(np.intp)
+    return cast(npt.NDArray[np.intp], q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2])
+
+
+def _name_colours(
+    colours: list[FloatArray], white: FloatArray, players: tuple[str, ...] | None
+) -> dict[str, RGB]:
+    if players is not None:
+        if len(players) != len(colours):
+            raise SetupError(
+                "players",
+                f"{len(players)} players named ({', '.join(players)}) but {len(colours)} warriors on the "
+                "corners",
+            )
+        names = list(players)
+    else:
+        names = unique_names([colour_name(bgr_to_rgb(c / white)) for c in colours])
+    return {name: bgr_to_rgb(colour) for name, colour in zip(names, colours, strict=True)}
+
+
+def _hex(rgb: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)

@@ -1,0 +1,209 @@
+"""Calibration: a setup photo of a copy the scanner has never seen becomes a profile that reads it.
+
+Photos are rendered from the tuning copies only (:data:`vision.synth.copies.TUNING_COPIES`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.colours import colour_name, unique_names
+from calibration.profile import Profile, ProfileError, default_profile, load_profile, save_profile
+from calibration.setup import CORNERS, Calibration, SetupError, calibrate
+from engine.board import Cell
+from vision.geometry import board_corners_mm
+from vision.grid import locate_by_grid
+from vision.load import load_photo
+from vision.metrics import compare
+from vision.scan import scan
+from vision.synth.copies import TUNING_COPIES
+from vision.synth.render import RenderedPhoto, render_photo
+from vision.synth.setup import render_setup
+from webui.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+COPY = TUNING_COPIES[4]  # two close greens among its colours
+SIZE = (3200, 2400)
+
+
+@cache
+def setup_photo(*colours: str | None, gold_elsewhere: bool = False) -> RenderedPhoto:
+    gold = [Cell(0, 2), Cell(1, 1), Cell(1, 5), Cell(1, 7), Cell(3, 0), Cell(3, 4), Cell(4, 2), Cell(4, 6)]
+    return render_setup(
+        7,
+        COPY,
+        colours or None,
+        gold_cells=gold if gold_elsewhere else None,
+        size=SIZE,
+        quality=92,
+        tilt_deg=20.0,
+    )
+
+
+@cache
+def learnt() -> Calibration:
+    return calibrate(setup_photo().data, name=COPY.name)
+
+
+def test_a_setup_photo_teaches_the_copys_colours_in_turn_order() -> None:
+    result = learnt()
+    profile = result.profile
+    assert profile.kind == "learnt"
+    assert len(profile.colours) == 4
+    assert set(profile.tokens) == set(profile.colours)
+    # Two close greens stay two colours, told apart by a number when named after the same colour.
+    truth = list(COPY.colours.values())
+    for (name, rgb), hex_ in zip(profile.colours.items(), truth, strict=True):
+        expected = tuple(int(hex_[i : i + 2], 16) for i in (1, 3, 5))
+        assert max(abs(a - b) for a, b in zip(rgb, expected, strict=True)) < 60, (name, rgb, hex_)
+    assert result.gold_hits == 8 and result.crossings >= 40
+    assert set(profile.hidden_cells) >= {"a5", "h5", "a1", "h1", "d5"}
+    assert not profile.wood_seen
+
+
+def test_the_setup_photos_board_is_found_to_the_millimetre() -> None:
+    photo = setup_photo()
+    image = load_photo(photo.data, min_long_side=1 << 20).image
+    truth, _ = cv2.findHomography(board_corners_mm(), np.array(photo.truth["render"]["corners_px"]))
+    fit = locate_by_grid(image, (42.0, 166.0, 212.0))
+    assert fit is not None
+    grid = np.array([[x, y] for x in np.linspace(20, 380, 9) for y in np.linspace(20, 245, 6)])
+    seen = cv2.perspectiveTransform(grid[None], fit.homography)[0]
+    back = cv2.perspectiveTransform(seen[None], np.linalg.inv(truth))[0]
+    assert np.abs(back - grid).max() < 0.6
+
+
+def test_named_players_name_the_corners() -> None:
+    names = ("alpha", "beta", "gamma", "delta")
+    profile = calibrate(setup_photo().data, players=names).profile
+    assert tuple(profile.colours) == names
+
+
+@pytest.mark.parametrize(
+    ("corners", "gold_elsewhere", "code", "words"),
+    [
+        (
+            (COPY.keys[0], COPY.keys[1], None, COPY.keys[3]),
+            False,
+            "corner_empty",
+            "a corner without a warrior: a1",
+        ),
+        ((COPY.keys[0], COPY.keys[2], COPY.keys[2]), False, "same_colour", "two corners of one colour"),
+        ((), True, "gold", "gold"),
+    ],
+)
+def test_a_bad_setup_is_refused_saying_what_is_missing(
+    corners: tuple[str | None, ...], gold_elsewhere: bool, code: str, words: str
+) -> None:
+    with pytest.raises(SetupError) as refused:
+        calibrate(setup_photo(*corners, gold_elsewhere=gold_elsewhere).data)
+    assert refused.value.code.startswith(code) or refused.value.code == "no_board"
+    assert words in str(refused.value)
+
+
+def test_a_two_player_setup_leaves_the_last_corners_empty() -> None:
+    profile = calibrate(setup_photo(COPY.keys[2], COPY.keys[0]).data).profile
+    assert len(profile.colours) == 2
+
+
+def test_players_must_match_the_corners() -> None:
+    with pytest.raises(SetupError, match="3 players named"):
+        calibrate(setup_photo().data, players=("a", "b", "c"))
+
+
+def test_a_photo_without_a_board_teaches_nothing() -> None:
+    data = (ROOT / "sample_images" / "samples-0005.jpg").read_bytes()
+    with pytest.raises(SetupError, match="no board found"):
+        calibrate(data)
+
+
+def test_a_profile_round_trips_under_two_megabytes(tmp_path: Path) -> None:
+    path = tmp_path / "copy.json"
+    size = save_profile(learnt().profile, path)
+    assert size == path.stat().st_size < 2_000_000
+    again = load_profile(path)
+    original = learnt().profile
+    assert again.colours == original.colours and again.hidden_cells == original.hidden_cells
+    assert set(again.tokens) == set(original.tokens) and not again.wood_seen
+    assert again.kind == "learnt"
+    assert float(np.abs(again.face.astype(float) - original.face.astype(float)).mean()) < 4
+
+
+def test_version_1_profiles_still_load(tmp_path: Path) -> None:
+    document = default_profile().to_json()
+    document["version"] = 1
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(document))
+    profile = load_profile(path)
+    assert profile.kind == "printed" and profile.tokens == {} and profile.wood_seen
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"tokens": {"nobody": "aGVsbG8="}}, "tokens"),
+        ({"hidden_cells": "a5"}, "hidden_cells"),
+        ({"wood_seen": "no"}, "wood_seen"),
+        ({"tokens": {"orange": "!!"}}, "tokens.orange"),
+    ],
+)
+def test_a_broken_version_2_profile_is_refused_by_name(change: dict[str, object], words: str) -> None:
+    document = default_profile().to_json() | change
+    with pytest.raises(ProfileError, match=words):
+        Profile.from_json(document)
+
+
+def test_the_calibrated_profile_reads_a_game_of_that_copy() -> None:
+    photo = render_photo(4_000_004, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=25.0)
+    result = scan(photo.data, profile=learnt().profile)
+    comparison = compare(result.position.to_json(), photo.truth)
+    assert comparison.occupancy_right == 40
+    assert comparison.cells_right >= 39 and comparison.slots_right >= 66
+
+
+def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:
+    photo = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
+    result = scan(photo.data)
+    assert result.warnings[0].code == "unknown_copy"
+    comparison = compare(result.position.to_json(), photo.truth)
+    assert comparison.occupancy_right >= 36
+
+
+def test_calibrate_command_writes_a_profile_and_scan_reads_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup = tmp_path / "setup.jpg"
+    setup.write_bytes(setup_photo().data)
+    out = tmp_path / "mine.json"
+    assert main(["calibrate", str(setup), "--out", str(out), "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["profile"] == str(out) and len(said["colours"]) == 4
+    assert load_profile(out).name == "mine"
+
+
+def test_calibrate_command_refuses_a_bad_setup_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup = tmp_path / "setup.jpg"
+    setup.write_bytes(setup_photo(COPY.keys[0], COPY.keys[2], COPY.keys[2]).data)
+    out = tmp_path / "mine.json"
+    assert main(["calibrate", str(setup), "--out", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "two corners of one colour" in err and "no profile written" in err
+    assert not out.exists()
+    (tmp_path / "junk.jpg").write_bytes(b"not a photo")
+    assert main(["calibrate", str(tmp_path / "junk.jpg"), "--out", str(out)]) == 2
+    assert not out.exists()
+
+
+def test_colour_names() -> None:
+    assert colour_name((0x2F, 0x6D, 0xB5)) == "blue"
+    assert colour_name((200, 40, 40)) == "red"
+    assert unique_names(["red", "red", "red"]) == ["red", "red-2", "red-3"]
+    assert CORNERS[0] == Cell(0, 0)

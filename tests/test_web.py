@@ -1,0 +1,836 @@
+"""The phone page through Flask's test client: every route, every refusal, nothing hidden leaks.
+
+Most games here get their positions straight from the store (no photo to scan);
+the photo routes scan the sample photos for real.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import threading
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from positions import document
+from werkzeug.test import TestResponse
+
+from calibration.profile import default_profile
+from engine.position import Position
+from webui import store
+from webui.app import create_app
+from webui.cli import main
+from webui.photos import MAX_UPLOAD_MB
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_images"
+BOARD_PHOTO = SAMPLES / "samples-0000.jpg"  # purple and green
+NO_BOARD_PHOTO = SAMPLES / "samples-0005.jpg"
+
+# orange on a5 and a4, blue on h1 and f1, nothing walled: one territory.
+SMALL_GAME = document(
+    ("orange", "blue"),
+    warriors=[
+        ("orange", None, (0, 0)),
+        ("orange", None, (1, 0)),
+        ("blue", None, (4, 7)),
+        ("blue", None, (4, 5)),
+    ],
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "SUGGEST_SECONDS": 0.2})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf(client: FlaskClient) -> str:
+    """This client's CSRF token, read from a page as a browser would."""
+    page = client.get("/").get_data(as_text=True)
+    found = re.search(r'name="csrf-token" content="([^"]+)"', page)
+    assert found
+    return found[1]
+
+
+def post(client: FlaskClient, path: str, data: dict[str, Any] | None = None, **kwargs: Any) -> TestResponse:
+    """A form post with the CSRF token, as the page sends it."""
+    return client.post(path, data={"csrf_token": csrf(client), **(data or {})}, **kwargs)
+
+
+def new_game(client: FlaskClient, players: tuple[str, ...] = ("orange", "blue"), **fields: Any) -> str:
+    """Create a game through the form; the host's path."""
+    data = {"count": str(len(players)), "variant": "armadora", **fields}
+    data.update({f"colour{n}": colour for n, colour in enumerate(players, 1)})
+    answer = post(client, "/games", data, content_type="multipart/form-data")
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    return str(answer.location)
+
+
+def player_links(client: FlaskClient, host: str) -> dict[str, str]:
+    """Each colour's private path, from the host's page."""
+    page = client.get(host).get_data(as_text=True)
+    found = re.findall(r'data-colour="(\w+)">.*?href="http://localhost(/g/[^"]+)"', page, re.S)
+    return dict(found)
+
+
+def token(path: str) -> str:
+    return path.rsplit("/", 1)[1]
+
+
+def put_position(app: Flask, host: str, doc: dict[str, Any], *, confirm: bool = True) -> int:
+    """A position straight into a game, as if photographed (and confirmed); its number."""
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        number = store.add_snapshot(viewer.game, "none.upload", "none.jpg", {}, Position.from_json(doc))
+        if confirm:
+            store.confirm(viewer.game, number)
+    return number
+
+
+def send_photo(client: FlaskClient, game: str, data: bytes, name: str = "photo.jpg") -> TestResponse:
+    return post(
+        client, game + "/photos", {"photo": (BytesFile(data), name)}, content_type="multipart/form-data"
+    )
+
+
+class BytesFile:
+    """A file-like upload whose bytes are given (werkzeug reads ``.read()``)."""
+
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self._io = io.BytesIO(data)
+
+    def read(self, *args: Any) -> bytes:
+        return self._io.read(*args)
+
+
+def shown_values(page: str, colour: str) -> list[str]:
+    """The values the page's diagrams show on warriors of ``colour``."""
+    groups = re.findall(
+        rf'<g class="cell[^"]*" data-target="\w+" data-player="{colour}">(.*?)</g>', page, re.S
+    )
+    return [v for group in groups for v in re.findall(r'<text class="value"[^>]*>(\d)</text>', group)]
+
+
+def enter(client: FlaskClient, game: str, cell: str, value: str) -> TestResponse:
+    return post(client, game + "/values", {"cell": cell, "value": value})
+
+
+def error_of(answer: TestResponse) -> str:
+    """The sentence of a refused request: the JSON error, or the page's alert."""
+    if answer.is_json:
+        return str(answer.get_json()["error"])
+    found = re.search(r'class="error" role="alert">([^<]*)<', answer.get_data(as_text=True))
+    assert found, answer.get_data(as_text=True)[:500]
+    return found[1]
+
+
+def no_traceback(answer: TestResponse) -> None:
+    assert "Traceback" not in answer.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- a new game
+
+
+def test_the_new_game_form_offers_players_colours_variants_and_a_profile(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for needle in (
+        'name="count"',
+        'name="colour4"',
+        'value="nuggets"',
+        'name="profile"',
+        'name="csrf_token"',
+    ):
+        assert needle in page
+
+
+def test_a_new_game_gives_each_player_an_unguessable_link_with_a_qr_code(client: FlaskClient) -> None:
+    host = new_game(client, ("orange", "green", "blue"))
+    links = player_links(client, host)
+    assert list(links) == ["orange", "green", "blue"]
+    tokens = [token(host), *map(token, links.values())]
+    assert len(set(tokens)) == 4
+    assert all(len(t) >= 32 for t in tokens)  # 24 random bytes, base64: 192 bits
+    page = client.get(host).get_data(as_text=True)
+    assert page.count('class="segno"') == 3
+    for colour, path in links.items():
+        seat = client.get(path).get_data(as_text=True)
+        assert f"{colour}&#39;s page" in seat or f"{colour}'s page" in seat
+        assert "private-link" not in seat  # a player's page lists no link
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"count": "5"}, "2, 3 or 4 players"),
+        ({"count": "x"}, "how many play"),
+        ({"colour2": "red"}, "player 2: choose a colour"),
+        ({"colour2": "orange"}, "orange is taken already"),
+        ({"variant": "chess"}, "choose a variant"),
+        ({"profile": (BytesFile(b"{not json"), "p.json")}, "calibration profile cannot be used"),
+        ({"profile": (BytesFile(b'{"version": 7}'), "p.json")}, "unsupported profile version"),
+        ({"profile": (BytesFile(b"\xff\xfe\x00"), "p.json")}, "not a text file"),
+    ],
+)
+def test_a_bad_new_game_form_says_what_is_wrong(
+    client: FlaskClient, fields: dict[str, Any], message: str
+) -> None:
+    data = {"count": "2", "colour1": "orange", "colour2": "blue", "variant": "armadora", **fields}
+    answer = post(client, "/games", data, content_type="multipart/form-data")
+    assert answer.status_code == 400
+    assert message in error_of(answer)
+    no_traceback(answer)
+
+
+def test_a_game_keeps_its_calibration_profile_and_shows_its_colours(client: FlaskClient) -> None:
+    profile = default_profile().to_json()
+    profile["colours"] = {"orange": "#ff0000", "blue": "#0000ff"}
+    upload = (BytesFile(json.dumps(profile).encode()), "copy.json")
+    host = new_game(client, ("orange", "blue"), profile=upload)
+    page = client.get(host).get_data(as_text=True)
+    assert "colours learnt" in page and "#ff0000" in page
+
+
+def test_a_profile_without_a_chosen_colour_is_refused(client: FlaskClient) -> None:
+    profile = default_profile().to_json()
+    profile["colours"] = {"orange": "#ff0000", "blue": "#0000ff"}
+    data = {
+        "count": "2",
+        "colour1": "orange",
+        "colour2": "purple",
+        "variant": "armadora",
+        "profile": json.dumps(profile),
+    }
+    answer = post(client, "/games", data, content_type="multipart/form-data")
+    assert answer.status_code == 400
+    assert "knows no purple" in error_of(answer)
+
+
+def test_a_setup_photo_teaches_the_game_its_copy(client: FlaskClient) -> None:
+    from vision.synth.copies import TUNING_COPIES
+    from vision.synth.setup import render_setup
+
+    copy = TUNING_COPIES[0]
+    setup = render_setup(3, copy, copy.keys[:2], size=(2400, 1800), quality=92, tilt_deg=10.0).data
+    assert 'name="setup_photo"' in client.get("/").get_data(as_text=True)
+    host = new_game(client, ("orange", "blue"), setup_photo=(BytesFile(setup), "setup.jpg"))
+    page = client.get(host).get_data(as_text=True)
+    assert "colours learnt" in page
+    no_board = (ROOT / "sample_images" / "samples-0005.jpg").read_bytes()
+    data = {
+        "count": "2",
+        "colour1": "orange",
+        "colour2": "blue",
+        "setup_photo": (BytesFile(no_board), "s.jpg"),
+    }
+    answer = post(client, "/games", data, content_type="multipart/form-data")
+    assert answer.status_code == 400
+    assert "the setup photo could not be used: no board found" in error_of(answer)
+
+
+# --------------------------------------------------------------------------- links, CSRF, errors
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/g/not-a-game", "/g/not-a-game/positions/1", "/g/not-a-game/photos/1.jpg", "/nowhere"],
+)
+def test_a_wrong_link_is_a_404_with_a_sentence(client: FlaskClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert "check the link" in error_of(answer)
+
+
+def test_a_wrong_link_on_the_api_is_a_json_404(client: FlaskClient) -> None:
+    answer = client.get("/api/games/" + "A" * 32)
+    assert answer.status_code == 404 and "check the link" in answer.get_json()["error"]
+
+
+def test_posts_to_wrong_links_are_404s(client: FlaskClient) -> None:
+    for action in ("photos", "end", "values", "suggest", "positions/1/tap", "positions/1/confirm"):
+        assert post(client, f"/g/nope/{action}").status_code == 404
+
+
+def test_a_form_post_without_the_csrf_token_is_refused(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    for path, data in [
+        ("/games", {"count": "2", "colour1": "orange", "colour2": "blue"}),
+        (host + "/end", {}),
+        (host + "/values", {"cell": "a5", "value": "1"}),
+    ]:
+        answer = client.post(path, data=data)
+        assert answer.status_code == 400
+        assert "form has expired" in error_of(answer)
+        answer = client.post(path, data={**data, "csrf_token": "forged"})
+        assert answer.status_code == 400
+    assert client.get(host).get_data(as_text=True).count("Waiting for the values") == 0  # nothing changed
+
+
+def test_the_json_api_needs_no_csrf_token(client: FlaskClient) -> None:
+    assert client.post("/api/check", data=json.dumps(SMALL_GAME)).status_code == 200
+
+
+def test_a_wrong_method_is_a_405_with_a_sentence(client: FlaskClient) -> None:
+    answer = client.get("/games")
+    assert answer.status_code == 405
+    assert "does not take that kind of request" in error_of(answer)
+    assert client.get("/api/check").status_code == 405 and client.get("/api/check").is_json
+
+
+def test_an_unexpected_error_is_logged_and_answered_without_a_traceback(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = new_game(client)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(store, "snapshots", broken)
+    answer = client.get(host)
+    assert answer.status_code == 500
+    assert "has been logged" in error_of(answer)
+    assert "fire" not in answer.get_data(as_text=True)
+    no_traceback(answer)
+    assert "the disk caught fire" in caplog.text and "Traceback" in caplog.text
+
+
+# --------------------------------------------------------------------------- photos
+
+
+def test_a_photo_is_scanned_kept_and_reviewed(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 303 and answer.location.endswith("/positions/1")
+    review = client.get(answer.location).get_data(as_text=True)
+    assert 'class="board editable"' in review and review.count('class="gold"') == 8
+    assert 'data-player="purple"' in review and 'data-player="green"' in review
+    assert "No rule is broken" in review or 'class="problems"' in review
+    photo = client.get(host + "/photos/1.jpg")
+    assert photo.status_code == 200 and photo.mimetype == "image/jpeg" and photo.data[:2] == b"\xff\xd8"
+    uploads = Path(app.config["UPLOADS"])
+    kept = list(uploads.rglob("*.upload"))
+    assert [p.read_bytes() for p in kept] == [BOARD_PHOTO.read_bytes()]
+    assert client.get(host + "/photos/2.jpg").status_code == 404
+    assert client.get(host + "/positions/2").status_code == 404
+    assert "To review" in client.get(host).get_data(as_text=True)
+
+
+def png_of_size(width: int, height: int) -> bytes:
+    """A well-formed PNG whose header says ``width`` x ``height``, with almost no pixel data."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        (b"", 400, "empty"),
+        (b"GIF89a" + b"\0" * 40, 400, "that file cannot be read as a photo"),
+        (b"this is a shopping list, not a photo", 400, "not an image"),
+        (BOARD_PHOTO.read_bytes()[:50_000], 400, "truncated"),
+        (png_of_size(10_000, 7_000), 400, "too large"),
+        (NO_BOARD_PHOTO.read_bytes(), 422, "no board found"),
+    ],
+    ids=["empty", "gif", "text", "truncated", "70-megapixels", "no-board"],
+)
+def test_a_bad_photo_gets_a_friendly_sentence_and_nothing_is_lost(
+    client: FlaskClient, app: Flask, data: bytes, status: int, message: str
+) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    answer = send_photo(client, host, data, name="board.jpg")  # the name plays no part
+    assert answer.status_code == status
+    assert message in error_of(answer)
+    no_traceback(answer)
+    page = answer.get_data(as_text=True)
+    assert "Timeline" in page and "Photo 1" in page  # the game's page, with what was saved
+
+
+def test_no_photo_at_all_is_a_sentence(client: FlaskClient) -> None:
+    host = new_game(client)
+    answer = post(client, host + "/photos", {}, content_type="multipart/form-data")
+    assert answer.status_code == 400 and "no photo was sent" in error_of(answer)
+
+
+def test_an_upload_over_25_mb_is_refused_with_a_sentence(client: FlaskClient) -> None:
+    host = new_game(client)
+    answer = send_photo(client, host, b"\xff\xd8\xff" + bytes(MAX_UPLOAD_MB * 1024 * 1024))
+    assert answer.status_code == 413
+    assert "at most 25 MB" in error_of(answer)
+    no_traceback(answer)
+
+
+# --------------------------------------------------------------------------- review and corrections
+
+
+def taps(client: FlaskClient, host: str, number: int, target: str, *, fetch: bool = True) -> TestResponse:
+    headers = {"X-Requested-With": "fetch"} if fetch else {}
+    return post(client, f"{host}/positions/{number}/tap", {"target": target}, headers=headers)
+
+
+def stored(app: Flask, host: str, number: int) -> Position:
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        snap = store.snapshot(viewer.game, number)
+        assert snap is not None
+        return snap.position
+
+
+def test_taps_cycle_a_cell_step_gold_and_toggle_a_palisade(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    fragment = taps(client, host, number, "c3")
+    assert fragment.status_code == 200 and "<svg" in fragment.get_data(as_text=True)
+    assert 'data-target="c3" data-player="orange"' in fragment.get_data(as_text=True)
+    assert taps(client, host, number, "c3", fetch=False).status_code == 303
+    assert stored(app, host, number).warrior_at(stored(app, host, number).warriors[2].cell).player == "blue"
+    taps(client, host, number, "c3")
+    assert len(stored(app, host, number).warriors) == 4  # back to empty
+    taps(client, host, number, "d5")  # the gold on d5 is a 3: the next value
+    assert [g.value for g in stored(app, host, number).gold if g.cell.name == "d5"] == [4]
+    taps(client, host, number, "a5|b5")
+    assert [s.name for s in stored(app, host, number).palisades] == ["a5|b5"]
+    taps(client, host, number, "a5|b5")
+    assert not stored(app, host, number).palisades
+
+
+def test_every_correction_runs_the_check_again(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    taps(client, host, number, "a5-a4")
+    taps(client, host, number, "b5-b4")
+    fragment = taps(client, host, number, "b5|c5").get_data(as_text=True)  # a5, b5 walled off: 2 cells
+    assert 'class="problems"' in fragment and "Territory of 2 cells (a5, b5): at least 4 needed." in fragment
+    assert 'class="cell bad"' in fragment
+    fragment = taps(client, host, number, "b5|c5").get_data(as_text=True)
+    assert "No rule is broken" in fragment
+
+
+def test_doubtful_readings_are_marked_until_corrected(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        scan = {"confidence": {"cells": {"c3": 0.4}, "slots": {"a5|b5": 0.5}, "gold": {}}}
+        number = store.add_snapshot(viewer.game, "x", "y", scan, Position.from_json(SMALL_GAME))
+    page = client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert page.count('class="doubt"') == 1 and "wall doubtful" in page
+    taps(client, host, number, "c3")
+    page = client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert page.count('class="doubt"') == 0
+
+
+def test_a_bad_tap_is_refused(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    for target in ("z9", "a5|c5", "", "a5|b5|c5"):
+        answer = taps(client, host, number, target)
+        assert answer.status_code == 400, target
+        no_traceback(answer)
+    assert taps(client, host, 99, "c3").status_code == 404
+
+
+def test_a_confirmed_position_joins_the_timeline_and_no_longer_changes(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    assert post(client, f"{host}/positions/{number}/confirm").status_code == 303
+    page = client.get(host).get_data(as_text=True)
+    assert "Timeline" in page and "To review" not in page
+    review = client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert "board editable" not in review and "In the timeline since" in review
+    answer = taps(client, host, number, "c3")
+    assert answer.status_code == 409 and "can no longer change" in error_of(answer)
+    assert post(client, f"{host}/positions/99/confirm").status_code == 404
+
+
+def test_the_timeline_keeps_every_confirmed_position_and_opens_earlier_ones(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    first = put_position(app, host, document(("orange", "blue")))
+    second = put_position(app, host, SMALL_GAME)
+    page = client.get(host).get_data(as_text=True)
+    assert f"Photo {first}," in page and f"Photo {second}," in page
+    earlier = client.get(f"{host}/positions/{first}").get_data(as_text=True)
+    assert "data-player" not in earlier  # the first position had no warrior
+    assert "photo 2" in page  # the board now is the latest
+
+
+# --------------------------------------------------------------------------- the end: values and the reveal
+
+
+def ended_game(
+    client: FlaskClient, app: Flask, doc: dict[str, Any] = SMALL_GAME
+) -> tuple[str, dict[str, str]]:
+    host = new_game(client, tuple(doc["players"]), variant=doc.get("variant", "armadora"))
+    put_position(app, host, doc)
+    assert post(client, host + "/end").status_code == 303
+    return host, player_links(client, host)
+
+
+def test_ending_needs_a_confirmed_position(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME, confirm=False)
+    answer = post(client, host + "/end")
+    assert answer.status_code == 409 and "confirm a photographed position first" in error_of(answer)
+
+
+def test_each_player_enters_values_from_their_unused_supply_and_nobody_else_sees_them(
+    client: FlaskClient, app: Flask
+) -> None:
+    host, links = ended_game(client, app)
+    orange, blue = links["orange"], links["blue"]
+    page = client.get(orange).get_data(as_text=True)
+    offered = re.findall(r'class="value-choice">(\d)<', page)
+    assert offered == ["1", "2", "3", "4", "5"] * 2  # both warriors, the whole 2-player supply
+    assert enter(client, orange, "a5", "5").status_code == 303
+    page = client.get(orange).get_data(as_text=True)
+    assert re.findall(r'class="value-choice">(\d)<', page) == ["1", "2", "3", "4"]  # the 5 is used
+    answer = enter(client, orange, "a4", "5")
+    assert answer.status_code == 409 and "no warrior of value 5 left" in error_of(answer)
+    enter(client, orange, "a4", "4")
+    enter(client, blue, "h1", "3")
+    # Before the reveal: each sees only their own values, the host none, in page and API alike.
+    assert shown_values(client.get(orange).get_data(as_text=True), "orange") == ["5", "4"]
+    for viewer in (blue, host):
+        assert shown_values(client.get(viewer).get_data(as_text=True), "orange") == []
+        state = client.get("/api/games/" + token(viewer)).get_json()
+        assert [w["value"] for w in state["position"]["warriors"] if w["player"] == "orange"] == [None, None]
+        assert state["score"] is None and state["phase"] == "entering values"
+    host_page = client.get(host).get_data(as_text=True)
+    assert 'class="value"' not in host_page and "table" not in host_page
+    assert "orange: all entered" in host_page and "blue: still entering" in host_page
+    # The last value: the reveal.
+    enter(client, blue, "f1", "1")
+    for viewer in (orange, blue, host):
+        page = client.get(viewer).get_data(as_text=True)
+        assert 'class="score"' in page and "orange wins with 40 gold." in page
+        assert sorted(shown_values(page, "blue")) == ["1", "3"]
+    answer = enter(client, blue, "f1", "2")
+    assert answer.status_code == 409 and "values can no longer change" in error_of(answer)
+
+
+def test_a_value_can_be_taken_back_before_the_reveal(client: FlaskClient, app: Flask) -> None:
+    _, links = ended_game(client, app)
+    enter(client, links["orange"], "a5", "5")
+    enter(client, links["orange"], "a5", "")
+    page = client.get(links["orange"]).get_data(as_text=True)
+    assert shown_values(page, "orange") == []
+
+
+@pytest.mark.parametrize(
+    ("who", "cell", "value", "status", "message"),
+    [
+        ("orange", "h1", "1", 409, "h1 holds no orange warrior"),
+        ("orange", "q7", "1", 400, "not a cell name"),
+        ("orange", "a5", "9", 400, "1 to 5"),
+        ("orange", "a5", "one", 400, "1 to 5"),
+        ("host", "a5", "1", 409, "only a player"),
+    ],
+)
+def test_bad_values_are_refused(
+    client: FlaskClient, app: Flask, who: str, cell: str, value: str, status: int, message: str
+) -> None:
+    host, links = ended_game(client, app)
+    answer = enter(client, host if who == "host" else links[who], cell, value)
+    assert answer.status_code == status
+    assert message in error_of(answer)
+
+
+def test_values_need_a_confirmed_position(client: FlaskClient) -> None:
+    host = new_game(client)
+    answer = enter(client, player_links(client, host)["orange"], "a5", "1")
+    assert answer.status_code == 409 and "no confirmed position" in error_of(answer)
+
+
+def test_the_reveal_shows_each_territory_and_the_winner(client: FlaskClient, app: Flask) -> None:
+    doc = document(
+        ("orange", "blue"),
+        warriors=[("orange", None, (0, 0)), ("blue", None, (4, 7))],
+        palisades=[((r, 3), (r, 4)) for r in range(5)],  # two territories: a-d and e-h
+    )
+    host, links = ended_game(client, app, doc)
+    enter(client, links["orange"], "a5", "2")
+    enter(client, links["blue"], "h1", "2")
+    page = client.get(host).get_data(as_text=True)
+    rows = re.findall(r"<tr><td>([A-Z]) \((\d+) cells\)</td><td>(\d+)</td>", page)
+    assert rows == [("A", "20", "18"), ("B", "20", "22")]
+    assert "blue wins with 22 gold." in page
+    assert 'fill="#' in page and 'class="label"' in page
+
+
+def test_the_reveal_explains_a_tie_break(client: FlaskClient, app: Flask) -> None:
+    doc = document(("orange", "blue"), warriors=[("orange", None, (0, 0)), ("blue", None, (4, 7))])
+    host, links = ended_game(client, app, doc)
+    enter(client, links["orange"], "a5", "2")
+    enter(client, links["blue"], "h1", "2")
+    page = client.get(host).get_data(as_text=True)
+    assert "orange and blue share the win with 20 gold." in page
+    assert "Tie-break: orange and blue tie on 20 gold" in page
+
+
+def test_nuggets_scores_a_tied_territory_in_half_points(client: FlaskClient, app: Flask) -> None:
+    doc = document(
+        ("orange", "blue"),
+        variant="nuggets",
+        warriors=[
+            ("orange", None, (0, 0)),
+            ("blue", None, (1, 0)),
+            ("orange", None, (2, 2)),
+            ("blue", None, (2, 3)),
+        ],
+        palisades=[((r, 0), (r, 1)) for r in range(5)],  # column a alone: its gold is 5
+    )
+    host, links = ended_game(client, app, doc)
+    enter(client, links["orange"], "a5", "1")
+    enter(client, links["orange"], "c3", "5")
+    enter(client, links["blue"], "a4", "1")
+    enter(client, links["blue"], "d3", "1")
+    page = client.get(host).get_data(as_text=True)
+    assert "<td>2.5</td>" in page and "orange wins with 37.5 gold." in page
+
+
+def test_two_players_entering_values_at_the_same_moment_both_land(client: FlaskClient, app: Flask) -> None:
+    _, links = ended_game(client, app)
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def player(path: str, cell: str, value: str) -> None:
+        own = app.test_client()
+        token_value = csrf(own)
+        barrier.wait()
+        answer = own.post(path + "/values", data={"csrf_token": token_value, "cell": cell, "value": value})
+        statuses.append(answer.status_code)
+
+    for cells in (("a5", "h1"), ("a4", "f1")):
+        threads = [
+            threading.Thread(target=player, args=(links["orange"], cells[0], "2")),
+            threading.Thread(target=player, args=(links["blue"], cells[1], "2")),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert statuses == [303] * 4
+    with app.test_request_context():
+        viewer = store.find_viewer(token(links["orange"]))
+        assert viewer is not None
+        values = store.warrior_values(viewer.game)
+    assert {c: {cell.name: v for cell, v in vs.items()} for c, vs in values.items()} == {
+        "orange": {"a5": 2, "a4": 2},
+        "blue": {"h1": 2, "f1": 2},
+    }
+
+
+def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> None:
+    config = {"DATA_DIR": str(tmp_path / "data")}
+    first = create_app(config)
+    client = first.test_client()
+    host = new_game(client, ("purple", "green"))
+    send_photo(client, host, BOARD_PHOTO.read_bytes())
+    post(client, host + "/positions/1/confirm")
+    post(client, host + "/end")
+    links = player_links(client, host)
+    purple_cell = re.findall(
+        r'class="value-form" data-cell="(\w+)"', client.get(links["purple"]).get_data(as_text=True)
+    )[0]
+    enter(client, links["purple"], purple_cell, "3")
+    before = client.get(host).get_data(as_text=True)
+
+    again = create_app(config).test_client()  # a new process would see the same
+    after = again.get(host).get_data(as_text=True)
+    assert re.sub(r'content="[^"]+"|value="[^"]{20,}"', "", after) == re.sub(
+        r'content="[^"]+"|value="[^"]{20,}"', "", before
+    )
+    assert again.get(host + "/photos/1.jpg").status_code == 200
+    assert shown_values(again.get(links["purple"]).get_data(as_text=True), "purple") == ["3"]
+
+
+# --------------------------------------------------------------------------- suggestions
+
+
+def test_a_player_asks_for_a_suggestion_on_their_own_page(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    orange = player_links(client, host)["orange"]
+    answer = post(client, orange + "/suggest")
+    assert answer.status_code == 400 and "own warrior values must be given" in error_of(answer)
+    enter(client, orange, "a5", "1")
+    enter(client, orange, "a4", "1")
+    answer = post(client, orange + "/suggest")
+    assert answer.status_code == 200
+    page = answer.get_data(as_text=True)
+    assert page.count("<li>") >= 1 and "Suggested for orange" in page
+    assert 'class="suggested' in page or "wall suggested" in page or "pass" in page
+    assert 'id="suggest"' not in client.get(host).get_data(as_text=True)  # the host has no button
+    assert post(client, host + "/suggest").status_code == 400
+
+
+def test_no_suggestion_before_a_position_or_after_the_end(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    orange = player_links(client, host)["orange"]
+    assert "confirm a photographed position first" in error_of(post(client, orange + "/suggest"))
+    put_position(app, host, SMALL_GAME)
+    post(client, host + "/end")
+    assert "the game has ended" in error_of(post(client, orange + "/suggest"))
+
+
+def test_no_photo_after_the_end(client: FlaskClient, app: Flask) -> None:
+    host, _ = ended_game(client, app)
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 409 and "no more photos" in error_of(answer)
+
+
+# --------------------------------------------------------------------------- the JSON API
+
+
+def cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """What a command prints with --json, without its ``file``."""
+    main(argv)
+    doc = json.loads(capsys.readouterr().out)
+    doc.pop("file")
+    return dict(doc)
+
+
+def test_api_check_and_score_answer_what_the_commands_print(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.samples import sample_text
+
+    for name in ("endgame-2p", "endgame-3p-nuggets", "endgame-4p"):
+        text = sample_text(name)
+        path = tmp_path / f"{name}.json"
+        path.write_text(text)
+        for command in ("check", "score"):
+            answer = client.post(f"/api/{command}", data=text, content_type="application/json")
+            assert answer.status_code == 200
+            assert answer.get_json() == cli_json([command, "--json", str(path)], capsys)
+            assert list(answer.get_json()) == list(cli_json([command, "--json", str(path)], capsys))
+
+
+def test_api_check_reports_problems(client: FlaskClient) -> None:
+    doc = document(
+        ("orange", "blue"), palisades=[((0, 0), (0, 1)), ((1, 0), (1, 1)), ((2, 0), (2, 1)), ((2, 0), (3, 0))]
+    )
+    answer = client.post("/api/check", json=doc).get_json()
+    assert answer["legal"] is False and answer["problems"][0]["code"] == "territory_too_small"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "message"),
+    [
+        ("/api/check", b"", 400, "send a position JSON"),
+        ("/api/check", b"{nope", 400, "not valid JSON"),
+        ("/api/check", b'{"players": ["orange"]}', 400, "players: 2 to 4 colours"),
+        ("/api/score", b'{"players": ["orange"]}', 400, "players: 2 to 4 colours"),
+        ("/api/score", json.dumps(SMALL_GAME).encode(), 422, "still hidden"),
+    ],
+)
+def test_api_errors_are_json_with_a_4xx(
+    client: FlaskClient, path: str, body: bytes, status: int, message: str
+) -> None:
+    answer = client.post(path, data=body, content_type="application/json")
+    assert answer.status_code == status and answer.is_json
+    assert message in answer.get_json()["error"]
+
+
+def test_api_scan_answers_what_scan_json_prints(
+    client: FlaskClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = client.post(
+        "/api/scan",
+        data={"photo": (BytesFile(BOARD_PHOTO.read_bytes()), "p.jpg"), "players": "purple,green"},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 200
+    doc = answer.get_json()
+    expected = cli_json(["scan", "--json", "--players", "purple,green", str(BOARD_PHOTO)], capsys)
+    doc.pop("timing_ms"), expected.pop("timing_ms")
+    assert doc == expected
+
+
+def test_api_scan_takes_a_profile(client: FlaskClient) -> None:
+    profile = json.dumps(default_profile().to_json())
+    answer = client.post(
+        "/api/scan",
+        data={
+            "photo": (BytesFile(BOARD_PHOTO.read_bytes()), "p.jpg"),
+            "profile": (BytesFile(profile.encode()), "x.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 200 and answer.get_json()["position"]["gold"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({}, 400, "no photo was sent"),
+        ({"photo": (BytesFile(b"hello"), "p.jpg")}, 400, "not an image"),
+        ({"photo": (BytesFile(NO_BOARD_PHOTO.read_bytes()), "p.jpg")}, 422, "no board found"),
+        ({"photo": (BytesFile(b"x"), "p.jpg"), "profile": "{}"}, 400, "calibration profile cannot be used"),
+        ({"photo": (BytesFile(b"x"), "p.jpg"), "variant": "go"}, 400, "variant"),
+        ({"photo": (BytesFile(bytes(MAX_UPLOAD_MB * 1024 * 1024 + 1)), "p.jpg")}, 413, "at most 25 MB"),
+    ],
+)
+def test_api_scan_errors_are_json(
+    client: FlaskClient, fields: dict[str, Any], status: int, message: str
+) -> None:
+    answer = client.post("/api/scan", data=fields, content_type="multipart/form-data")
+    assert answer.status_code == status and answer.is_json
+    assert message in answer.get_json()["error"]
+
+
+# --------------------------------------------------------------------------- serving
+
+
+def test_serve_and_bench_serve_are_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "--data" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["bench", "serve", "--help"])
+    assert "--clients" in capsys.readouterr().out
+
+
+def test_the_start_up_line_gives_an_address_a_phone_can_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    from webui import serve
+
+    assert serve.address_to_open("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.20")
+    assert serve.address_to_open("0.0.0.0", 8000) == "http://192.168.1.20:8000/"
+
+
+def test_the_database_is_in_wal_mode(app: Flask) -> None:
+    import sqlite3
+
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -1,0 +1,419 @@
+"""Find a board whose art is unknown: by its gold tokens, then to the millimetre by its printed grid.
+
+Every copy of the game has the same 8 gold tokens on the same 8 cells, and a
+grid of thin dark lines printed on every cell edge. The gold tokens are
+found as yellow discs; four of them, matched to four gold cells, give a
+homography, kept when the other gold cells land on gold tokens too (the
+layout has no symmetry, so only the right way up fits them all). The grid's
+crossings then pull that homography onto the printed lines.
+
+This is how a setup photo of a copy never seen is found (:mod:`calibration.setup`),
+and how the scanner reads a board without a profile of its copy.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import COLS, GOLD_CELLS, ROWS
+from vision.geometry import GRID_LINE_MM, MARGIN_MM, PITCH_MM, View, board_corners_mm, cell_centre_mm
+from vision.rectify import reduce_for_view, warp_to_view
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+
+#: Gold is looked for on the photo reduced to this long side.
+SEARCH_LONG_SIDE = 1000
+#: A gold pixel's colour, once the photo's average colour is taken as grey, points this near the gold's
+#: (cosine of the angle between their chroma) and has at least this much colour.
+GOLD_ALIKE = 0.85
+WHITE_POWER = 6
+GOLD_SATURATION_FLOORS = (0.22, 0.35, 0.5, 0.65)
+#: A gold token's area as a share of the photo, from a small steep board to one filling the frame.
+MIN_TOKEN_AREA = 0.00015
+MAX_TOKEN_AREA = 0.012
+#: At most this many candidate tokens are tried, the roundest first.
+MAX_CANDIDATES = 12
+#: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
+HIT_RADIUS = 0.3
+#: At least this many of the 8 gold cells must be hit.
+MIN_HITS = 5
+#: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
+MAX_PITCH_RATIO = 3.0
+#: The grid is refined on a top-down view with this many pixels a millimetre.
+GRID_VIEW = View(3.0)
+#: Each round searches this far (mm) around each crossing; then half as far, then less.
+SEARCH_MM = (5.0, 2.5, 1.5)
+#: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them.
+BLOCK_SEARCH_MM = 16.0
+ARM_MM = 14.0
+MIN_CROSSINGS = 12
+#: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
+CONFIRMING_CROSSINGS = 30
+
+
+@dataclass(frozen=True, eq=False)
+class GridFit:
+    """A board found by its gold and grid: ``homography`` maps board millimetres to photo pixels."""
+
+    homography: FloatArray
+    #: Gold cells with a gold token where the first homography put them.
+    gold_hits: int
+    #: Every gold-coloured round blob seen (photo pixels), and how round each is.
+    tokens: FloatArray
+    roundness: FloatArray
+    #: Crossings of the grid found where the refined homography puts them, of those looked for.
+    crossings: int
+    looked_for: int
+
+
+def _chroma_unit(bgr: FloatArray) -> FloatArray:
+    grey = bgr.mean(axis=-1, keepdims=True)
+    c = bgr - grey
+    return cast(FloatArray, c / np.maximum(np.linalg.norm(c, axis=-1, keepdims=True), 1e-6))
+
+
+def light_colour(pixels: npt.ArrayLike, normalise: bool = True) -> FloatArray:
+    """The colour of the light (BGR) by the "shades of grey" estimate: its channels' mean 1, or
+    unnormalised, about how a white surface shows in ``pixels``' own units.
+
+    A high power mean of each channel, which a large coloured table sways less than the plain mean.
+    """
+    flat = np.asarray(pixels, np.float64).reshape(-1, 3)
+    top = max(float(flat.max()), 1e-6)
+    white = np.power(np.mean(np.power(flat / top, WHITE_POWER), axis=0), 1 / WHITE_POWER)
+    if not normalise:
+        return cast(FloatArray, white * top)
+    return cast(FloatArray, white / max(float(white.mean()), 1e-6))
+
+
+def gold_likeness(
+    pixels: npt.NDArray[np.floating], white: npt.ArrayLike, gold_bgr: npt.ArrayLike
+) -> tuple[FloatImage, FloatImage]:
+    """For pixels (..., 3) under light ``white``: how nearly their colour points the gold's way
+    (cosine), and how much colour they have (chroma over grey)."""
+    balanced = np.asarray(pixels, np.float32) / np.asarray(white, np.float32)
+    grey = balanced.mean(axis=-1, keepdims=True)
+    colour = balanced - grey
+    norm = np.linalg.norm(colour, axis=-1)
+    target = _chroma_unit(np.asarray(gold_bgr, np.float64)[None, :])[0].astype(np.float32)
+    alike = (colour @ target) / np.maximum(norm, 1e-6)
+    return alike.astype(np.float32), (norm / np.maximum(grey[..., 0], 1e-3)).astype(np.float32)
+
+
+def gold_candidates(image: Image, gold_bgr: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Centres (photo pixels) of blobs the colour of gold and the size of a token, and their roundness.
+
+    The light's colour (:func:`light_colour`) is taken off first, so that warm or cold light does
+    not turn gold into something else.
+    """
+    factor = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
+    small = (
+        cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
+    )
+    pixels = small.astype(np.float32)
+    alike, saturation = gold_likeness(pixels, light_colour(pixels), gold_bgr)
+    total = small.shape[0] * small.shape[1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    centres: list[tuple[float, float]] = []
+    scores: list[float] = []
+    # Ochre art beside a token can join it into one blob at a low threshold and not at a higher one.
+    for floor in GOLD_SATURATION_FLOORS:
+        gold = ((alike > GOLD_ALIKE) & (saturation > floor)).astype(np.uint8)
+        opened = cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if not MIN_TOKEN_AREA * total <= area <= MAX_TOKEN_AREA * total or len(hull) < 5:
+                continue
+            (cx, cy), (a, b), _ = cv2.fitEllipse(hull)
+            if min(a, b) < 0.3 * max(a, b):
+                continue
+            ellipse_area = np.pi * a * b / 4
+            fill = cv2.contourArea(contour) / max(ellipse_area, 1.0)
+            score = min(area, ellipse_area) / max(area, ellipse_area) * min(fill, 1.0)
+            # The same token seen at another threshold: keep its roundest outline.
+            near = next(
+                (i for i, (x, y) in enumerate(centres) if abs(x - cx) + abs(y - cy) < 0.4 * max(a, b)), None
+            )
+            if near is not None:
+                if score > scores[near]:
+                    centres[near], scores[near] = (cx, cy), score
+                continue
+            centres.append((cx, cy))
+            scores.append(score)
+    order = np.argsort(scores)[::-1][:MAX_CANDIDATES]
+    found = np.array(centres, np.float64).reshape(-1, 2) / factor
+    return found[order], np.array(scores, np.float64)[order]
+
+
+BOARD_CORNERS_MM = board_corners_mm()
+ALONG_ROW = np.array([PITCH_MM, 0.0])
+GOLD_MM = np.array([cell_centre_mm(cell) for cell in GOLD_CELLS], np.float64)
+#: Quadruples of gold cells, spread over the board, whose homography is tried first.
+_BASES = ((0, 4, 7, 3), (1, 5, 6, 2), (0, 5, 6, 3), (1, 4, 7, 2))
+
+
+def _homographies(src: FloatArray, dst: FloatArray) -> FloatArray:
+    """Batched 4-point homographies: src (4, 2) to each dst (N, 4, 2), as (N, 3, 3)."""
+    n = len(dst)
+    a = np.zeros((n, 8, 8))
+    b = dst.reshape(n, 8)
+    x, y = src[:, 0], src[:, 1]
+    u, v = dst[:, :, 0], dst[:, :, 1]
+    a[:, 0::2, 0] = x
+    a[:, 0::2, 1] = y
+    a[:, 0::2, 2] = 1
+    a[:, 0::2, 6] = -u * x
+    a[:, 0::2, 7] = -u * y
+    a[:, 1::2, 3] = x
+    a[:, 1::2, 4] = y
+    a[:, 1::2, 5] = 1
+    a[:, 1::2, 6] = -v * x
+    a[:, 1::2, 7] = -v * y
+    ok = np.abs(np.linalg.det(a)) > 1e-12
+    h = np.zeros((n, 9))
+    h[ok, :8] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+    h[:, 8] = 1
+    h[~ok] = np.nan
+    return h.reshape(n, 3, 3)
+
+
+def _project(h: FloatArray, points: FloatArray) -> FloatArray:
+    """Points (M, 2) through homographies (N, 3, 3): (N, M, 2)."""
+    p = np.einsum("nij,mj->nmi", h, np.c_[points, np.ones(len(points))])
+    return cast(FloatArray, p[..., :2] / p[..., 2:3])
+
+
+def gold_homographies(candidates: FloatArray, keep: int = 4) -> list[tuple[FloatArray, int]]:
+    """Homographies putting the most gold cells on candidate tokens, best first, and how many each puts.
+
+    Each is refitted on all the tokens it hits.
+    """
+    n = len(candidates)
+    if n < 4:
+        return []
+    found: list[tuple[int, float, FloatArray]] = []
+    tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
+    for basis in _BASES:
+        h = _homographies(GOLD_MM[list(basis)], candidates[tuples])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            projected = _project(h, GOLD_MM)
+            pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
+            gaps = np.linalg.norm(projected[:, :, None, :] - candidates[None, None, :, :], axis=-1).min(
+                axis=-1
+            )
+            hit = gaps < HIT_RADIUS * pitch
+            hits = hit.sum(axis=1)
+            hits[~np.isfinite(gaps).all(axis=1)] = 0
+            # Seen from the front, a plane keeps its handedness: the board's "down" stays clockwise of
+            # its "right".
+            frame = _project(h, np.array([[200.0, 130.0], [245.0, 130.0], [200.0, 175.0]]))
+            along, down = frame[:, 1] - frame[:, 0], frame[:, 2] - frame[:, 0]
+            hits[~(along[:, 0] * down[:, 1] - along[:, 1] * down[:, 0] > 0)] = 0
+            # The whole board in front of the camera, and no part of it many times nearer than another.
+            w = np.einsum("nj,mj->nm", h[:, 2, :], np.c_[BOARD_CORNERS_MM, np.ones(4)])
+            hits[~(w > 0).all(axis=1)] = 0
+            hits[~(pitch.max(axis=1) < MAX_PITCH_RATIO * pitch.min(axis=1))] = 0
+            error = np.where(hit, gaps / pitch, 0).sum(axis=1)
+        for k in np.flatnonzero(hits >= MIN_HITS):
+            found.append((int(hits[k]), float(error[k]), h[k]))
+    found.sort(key=lambda item: (-item[0], item[1]))
+    kept: list[tuple[FloatArray, int]] = []
+    for _, _, h0 in found:
+        refit = _refit(h0, candidates)
+        if refit is None:
+            continue
+        if any(_same(refit[0], other) for other, _ in kept):
+            continue
+        kept.append(refit)
+        if len(kept) == keep:
+            break
+    return kept
+
+
+def _refit(h: FloatArray, candidates: FloatArray) -> tuple[FloatArray, int] | None:
+    projected = _project(h[None], GOLD_MM)[0]
+    pitch = np.linalg.norm(_project(h[None], GOLD_MM + ALONG_ROW)[0] - projected, axis=-1)
+    distance = np.linalg.norm(projected[:, None, :] - candidates[None, :, :], axis=-1)
+    nearest = np.argmin(distance, axis=1)
+    hit = distance[np.arange(len(GOLD_MM)), nearest] < HIT_RADIUS * pitch
+    if hit.sum() < 4:
+        return None
+    refit, _ = cv2.findHomography(GOLD_MM[hit], candidates[nearest[hit]], 0)
+    return (cast(FloatArray, refit) if refit is not None else h), int(hit.sum())
+
+
+def _same(a: FloatArray, b: FloatArray) -> bool:
+    pa, pb = _project(np.stack([a, b]), GOLD_MM)
+    pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
+    return bool((np.linalg.norm(pa - pb, axis=-1) < HIT_RADIUS * pitch).all())
+
+
+def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
+    """Every crossing of the printed grid, and which of its arms (left, right, up, down) are printed."""
+    points, arms = [], []
+    for row in range(ROWS + 1):
+        for col in range(COLS + 1):
+            points.append((MARGIN_MM + col * PITCH_MM, MARGIN_MM + row * PITCH_MM))
+            arms.append((col > 0, col < COLS, row > 0, row < ROWS))
+    return np.array(points, np.float64), arms
+
+
+def _line_map(grey: Image, view: View) -> FloatImage:
+    """Thin dark lines stand out: how much darker each pixel is than the light around it."""
+    size = round(4 * GRID_LINE_MM * view.px_per_mm) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+    return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
+
+
+def _cross_template(arms: tuple[bool, bool, bool, bool], view: View) -> FloatImage:
+    reach = round(ARM_MM * view.px_per_mm)
+    side = 2 * reach + 1
+    t = np.zeros((side, side), np.float32)
+    width = max(1, round(GRID_LINE_MM * view.px_per_mm))
+    c = reach
+    left, right, up, down = arms
+    if left:
+        cv2.line(t, (0, c), (c, c), 1.0, width)
+    if right:
+        cv2.line(t, (c, c), (side - 1, c), 1.0, width)
+    if up:
+        cv2.line(t, (c, 0), (c, c), 1.0, width)
+    if down:
+        cv2.line(t, (c, c), (c, side - 1), 1.0, width)
+    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+
+
+def _grid_template(view: View) -> FloatImage:
+    """The printed grid's lines alone, in ``view``."""
+    width, height = view.size
+    t = np.zeros((height, width), np.float32)
+    thickness = max(1, round(GRID_LINE_MM * view.px_per_mm))
+    s = view.px_per_mm
+    for col in range(COLS + 1):
+        x = round((MARGIN_MM + col * PITCH_MM) * s)
+        cv2.line(
+            t,
+            (x, round(MARGIN_MM * s)),
+            (x, round((MARGIN_MM + ROWS * PITCH_MM) * s)),
+            1.0,
+            thickness,
+        )
+    for row in range(ROWS + 1):
+        y = round((MARGIN_MM + row * PITCH_MM) * s)
+        cv2.line(
+            t,
+            (round(MARGIN_MM * s), y),
+            (round((MARGIN_MM + COLS * PITCH_MM) * s), y),
+            1.0,
+            thickness,
+        )
+    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+
+
+#: Blocks of cells (first row, first column, rows, columns) aligned one by one before the crossings.
+_BLOCKS = (*tuple((r, c, 3, 3) for r in (0, 2) for c in (0, 2, 5)), (1, 3, 3, 2))
+
+
+def _align_blocks(lines: FloatImage, view: View, search_mm: float) -> FloatArray | None:
+    """A correction (view pixels to view pixels) from blocks of the grid matched one by one."""
+    template = _grid_template(view)
+    s = view.px_per_mm
+    pad = round(search_mm * s)
+    line = round(GRID_LINE_MM * s)
+    sources, targets = [], []
+    for row, col, rows, cols in _BLOCKS:
+        x0 = round((MARGIN_MM + col * PITCH_MM) * s) - line
+        y0 = round((MARGIN_MM + row * PITCH_MM) * s) - line
+        x1 = round((MARGIN_MM + (col + cols) * PITCH_MM) * s) + line + 1
+        y1 = round((MARGIN_MM + (row + rows) * PITCH_MM) * s) + line + 1
+        if y0 - pad < 0 or x0 - pad < 0 or y1 + pad > lines.shape[0] or x1 + pad > lines.shape[1]:
+            continue
+        score = cv2.matchTemplate(
+            lines[y0 - pad : y1 + pad, x0 - pad : x1 + pad], template[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED
+        )
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak < 0.15:
+            continue
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        sources.append(centre)
+        targets.append((centre[0] + px - pad, centre[1] + py - pad))
+    if len(sources) < 4:
+        return None
+    correction, _ = cv2.findHomography(np.array(sources, np.float64), np.array(targets, np.float64), 0)
+    return cast(FloatArray, correction) if correction is not None else None
+
+
+def refine_on_grid(
+    image: Image, homography: FloatArray, view: View = GRID_VIEW
+) -> tuple[FloatArray, int, int]:
+    """Pull ``homography`` (board mm to ``image`` pixels) onto the printed grid's crossings.
+
+    Returns the refined homography, how many crossings agreed, and how many were looked for.
+    """
+    grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    points, arms = _crossings_mm()
+    scale = view.from_mm()
+    agreeing = 0
+    reduced, to_reduced = reduce_for_view(grey, homography, view)
+    lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+    coarse = _align_blocks(lines, view, BLOCK_SEARCH_MM)
+    if coarse is not None:
+        homography = homography @ np.linalg.inv(scale) @ coarse @ scale
+    for search_mm in SEARCH_MM:
+        reduced, to_reduced = reduce_for_view(grey, homography, view)
+        lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+        reach = round((ARM_MM + search_mm) * view.px_per_mm)
+        search = round(search_mm * view.px_per_mm)
+        sources, targets = [], []
+        for (x_mm, y_mm), arm in zip(points, arms, strict=True):
+            cx, cy = round(x_mm * view.px_per_mm), round(y_mm * view.px_per_mm)
+            y0, x0 = cy - reach, cx - reach
+            if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
+                continue
+            window = lines[y0 : cy + reach + 1, x0 : cx + reach + 1]
+            template = _cross_template(arm, view)
+            score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+            _, peak, _, (px, py) = cv2.minMaxLoc(score)
+            if peak < 0.3:
+                continue
+            sources.append((cx, cy))
+            targets.append((cx + px - search, cy + py - search))
+        if len(sources) < MIN_CROSSINGS:
+            break
+        correction, mask = cv2.findHomography(
+            np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, 0.6 * view.px_per_mm
+        )
+        if correction is None or mask is None or int(mask.sum()) < MIN_CROSSINGS:
+            break
+        agreeing = int(mask.sum())
+        homography = homography @ np.linalg.inv(scale) @ correction @ scale
+    return homography, agreeing, len(points)
+
+
+def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
+    """The board in ``image`` found by its gold tokens and printed grid, or None.
+
+    Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
+    confirms one.
+    """
+    candidates, roundness = gold_candidates(image, gold_bgr)
+    best: GridFit | None = None
+    for first, hits in gold_homographies(candidates):
+        refined, crossings, looked_for = refine_on_grid(image, first)
+        fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for)
+        if best is None or fit.crossings > best.crossings:
+            best = fit
+        if crossings >= CONFIRMING_CROSSINGS:
+            break
+    return best if best is not None and best.crossings >= MIN_CROSSINGS else None

@@ -1,0 +1,177 @@
+"""A provisional profile of a copy the scanner has no profile of, made up from the game photo itself.
+
+Without a setup photo nothing says what this copy's empty cells look like or
+which colours its warriors are. But the photo shows warriors: flat squares of
+one print whose outline stands out from the art (:func:`find_token`). The
+clearest of them are grouped by colour, and each group's picture stands in
+for that colour's warrior (:mod:`vision.tokens`), so that every cell is judged
+by how well a warrior of the board matches it, as a setup's hidden corners
+are. The face is the photo itself, with the gold, the clearest warriors and
+every palisade line's surroundings filled in from around them and the grid
+line drawn back, so that the slot reader compares each line with a line
+bare of palisades. Groups are named after the nearest known colour
+(:mod:`calibration.colours`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.colours import colour_name, lab_of, unique_names
+from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, Profile
+from engine.board import CELLS, GOLD_CELLS, SLOTS
+from vision.cells import cell_pixels
+from vision.colour import rgb_to_bgr_float
+from vision.geometry import GRID_LINE_MM, slot_segment_mm
+from vision.grid import GridFit, light_colour, locate_by_grid
+from vision.learn import (
+    FACE_VIEW,
+    READ_VIEW,
+    bgr_to_rgb,
+    dominant_colour,
+    fill_tokens,
+    find_token,
+    gold_colour,
+    outline_score,
+    token_image,
+    top_down,
+)
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+
+#: A cell whose best warrior outline scores this (edges along it over edges in the cell) is taken as
+#: surely holding a warrior; the most an empty cell of the tuning copies scored was about 1.7.
+SURE_OUTLINE = 1.75
+#: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
+SAME_PLAYER_DELTA_E = 14.0
+#: A warrior's back shows between this share of its side from its edge (its bevel) and this one
+#: (its emblem).
+BACK_OUTER = 0.06
+BACK_INNER = 0.17
+#: Around each interior grid line the face is filled in this far (mm) either side, then the line
+#: drawn back.
+LINE_FILL_MM = 4.5
+
+
+@dataclass(frozen=True, eq=False)
+class Improvised:
+    """A provisional profile, and where the board is in the photo it was made from."""
+
+    profile: Profile
+    fit: GridFit
+
+
+def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> Improvised | None:
+    """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
+    board is found by its gold and grid (:func:`vision.grid.locate_by_grid`)."""
+    gold_bgr = rgb_to_bgr_float(gold_rgb) * 255
+    fit = locate_by_grid(image, gold_bgr)
+    if fit is None:
+        return None
+    read = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
+    pixels = cell_pixels(read, READ_VIEW)
+    gold = gold_colour(pixels, light_colour(read), gold_bgr)
+    white = gold / (gold_bgr / 255)
+    face = top_down(image, fit.homography, FACE_VIEW)
+    off_gold = [cell for cell in CELLS if cell not in GOLD_CELLS]
+    placed = {cell: find_token(face, cell, FACE_VIEW) for cell in off_gold}
+    sure = [cell for cell in off_gold if outline_score(face, cell, placed[cell], FACE_VIEW) >= SURE_OUTLINE]
+    pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
+    groups = _group_by_colour(pictures, white)
+    colours, tokens = {}, {}
+    names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
+    for name, (colour, members) in zip(names, groups, strict=True):
+        colours[name] = bgr_to_rgb(colour)
+        tokens[name] = np.median(np.stack([pictures[i] for i in members]), axis=0).astype(np.uint8)
+    # Two players at least: a board with one colour seen was still set up for two.
+    for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
+        colours[name] = bgr_to_rgb(white * 0.5)
+    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]))
+    profile = Profile(
+        name="unknown copy",
+        face=face,
+        colours=colours,
+        gold=bgr_to_rgb(gold),
+        wood=bgr_to_rgb(rgb_to_bgr_float(REFERENCE_WOOD) * white),
+        tokens=tokens,
+        hidden_cells=tuple(cell.name for cell in CELLS),
+        wood_seen=False,
+        extra={"improvised": True},
+    )
+    return Improvised(profile, fit)
+
+
+def _group_by_colour(pictures: list[Image], white: FloatArray) -> list[tuple[FloatArray, list[int]]]:
+    """The warriors' pictures grouped by their back's colour: each group's colour and members."""
+    groups: list[tuple[FloatArray, list[int]]] = []
+    labs: list[FloatArray] = []
+    for i, picture in enumerate(pictures):
+        colour, _ = dominant_colour(_back(picture))
+        lab = lab_of(bgr_to_rgb(colour / white))
+        near = [k for k, other in enumerate(labs) if float(np.linalg.norm(other - lab)) < SAME_PLAYER_DELTA_E]
+        if near:
+            groups[near[0]][1].append(i)
+            continue
+        labs.append(lab)
+        groups.append((colour, [i]))
+    return groups
+
+
+def _back(picture: Image) -> npt.NDArray[np.float32]:
+    """The pixels of a warrior's picture between its edge and its emblem: only the back's colour."""
+    n = picture.shape[0]
+    inner, outer = round(n * BACK_INNER), round(n * BACK_OUTER)
+    ring = np.zeros(picture.shape[:2], bool)
+    ring[outer:-outer, outer:-outer] = True
+    ring[inner:-inner, inner:-inner] = False
+    return cast(npt.NDArray[np.float32], picture[ring].astype(np.float32) / 255)
+
+
+def _bare_lines(face: Image) -> Image:
+    """The face with each interior grid line's surroundings filled in and the line drawn back, as
+    the line looks where no palisade stands (its colour taken from the grid's outer edge)."""
+    s = FACE_VIEW.px_per_mm
+    mask = np.zeros(face.shape[:2], np.uint8)
+    width = max(1, round(2 * LINE_FILL_MM * s))
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(mask, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), 255, width)
+    line_colour = _outer_line_colour(face)
+    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+    filled = cv2.resize(
+        cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA),
+        (face.shape[1], face.shape[0]),
+        interpolation=cv2.INTER_LINEAR,
+    )
+    out = np.where(mask[..., None] > 0, filled, face)
+    thickness = max(1, round(GRID_LINE_MM * s))
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(
+            out,
+            (round(x0 * s), round(y0 * s)),
+            (round(x1 * s), round(y1 * s)),
+            line_colour,
+            thickness,
+            cv2.LINE_AA,
+        )
+    return cast(Image, out)
+
+
+def _outer_line_colour(face: Image) -> tuple[float, float, float]:
+    """The printed grid line's colour, from the grid's outer edge, where no palisade ever stands."""
+    s = FACE_VIEW.px_per_mm
+    from vision.geometry import GRID_H_MM, GRID_W_MM, MARGIN_MM
+
+    xs = np.arange(MARGIN_MM + 5, MARGIN_MM + GRID_W_MM - 5, 1.0)
+    top = [face[round(MARGIN_MM * s), round(x * s)] for x in xs]
+    bottom = [face[round((MARGIN_MM + GRID_H_MM) * s), round(x * s)] for x in xs]
+    b, g, r = np.median(np.array(top + bottom, np.float64), axis=0)
+    return (float(b), float(g), float(r))

@@ -1,0 +1,188 @@
+"""What any photo of a board teaches about its copy, whatever else it shows.
+
+Shared by the setup photo (:mod:`calibration.setup`) and by the scanner's
+guess at a copy it has no profile of (:mod:`vision.improvise`): the board
+seen from above, the gold's colour and with it the light's, where a warrior
+lies on its cell and its picture, and the face with what tokens hid filled in.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.profile import RGB
+from engine.board import GOLD_CELLS, Cell
+from vision.colour import shaded_distance
+from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
+from vision.grid import gold_likeness
+from vision.rectify import reduce_for_view, warp_to_view
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]
+
+#: The face is kept at the reference face's resolution.
+FACE_VIEW = View(5.0)
+#: The cells are judged on a coarser view.
+READ_VIEW = View(2.0)
+#: A gold pixel: its colour within this cosine of the gold's and at least this colourful.
+GOLD_ALIKE = 0.85
+GOLD_SATURATION = 0.2
+UNIFORM_DISTANCE = 0.12
+#: Around each token the face is filled in from its surroundings, this far beyond the token.
+GOLD_FILL_RADIUS_MM = GOLD_DIAMETER_MM / 2 + 4.0
+WARRIOR_FILL_MARGIN_MM = 1.5
+#: A warrior's back: the pixels this near its colour, filling a square this many times its side.
+BACK_DISTANCE = 0.2
+BACK_SIZE = (0.85, 1.12)
+#: The turns a warrior is looked for at on its corner (degrees).
+TOKEN_TURNS_DEG = tuple(np.arange(-20.0, 20.1, 2.5))
+
+
+def top_down(image: Image, homography: FloatArray, view: View) -> Image:
+    reduced, to_reduced = reduce_for_view(image, homography, view)
+    return warp_to_view(reduced, to_reduced @ homography, view)
+
+
+def gold_colour(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
+    discs = pixels[[cell.number for cell in GOLD_CELLS]].reshape(-1, 3)
+    alike, saturation = gold_likeness(discs, white, gold_bgr)
+    chosen = discs[(alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)]
+    return cast(FloatArray, np.median(chosen, axis=0).astype(np.float64))
+
+
+def dominant_colour(pixels: Floats) -> tuple[FloatArray, float]:
+    """The colour most of a disc is (shading allowed), and the share of the disc near it."""
+    colour = np.median(pixels, axis=0).astype(np.float32)
+    near = np.ones(len(pixels), bool)
+    for _ in range(3):
+        near = shaded_distance(pixels, colour) < UNIFORM_DISTANCE
+        if not near.any():
+            break
+        colour = pixels[near].mean(axis=0).astype(np.float32)
+    return colour.astype(np.float64), float(near.mean())
+
+
+def _cell_edges(face: Image, cell: Cell, view: View, blur: bool = True) -> FloatImage:
+    """How strongly the colour changes at each pixel of ``cell`` (the largest Lab gradient), a little
+    blurred, for matching, or not."""
+    x0, y0, x1, y1 = view.cell_box(cell)
+    lab = cv2.cvtColor(face[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    edges = np.zeros(lab.shape[:2], np.float32)
+    for channel in range(3):
+        gx = cv2.Sobel(lab[..., channel], cv2.CV_32F, 1, 0)
+        gy = cv2.Sobel(lab[..., channel], cv2.CV_32F, 0, 1)
+        edges = np.maximum(edges, np.hypot(gx, gy))
+    if not blur:
+        return edges
+    return cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
+
+
+def find_token(face: Image, cell: Cell, view: View) -> tuple[float, float, float]:
+    """Where a warrior lies on ``cell`` of a top-down ``face``: its centre (view pixels) and turn (degrees).
+
+    The token's rounded square outline is matched against the edges in the cell, at each turn
+    a hand puts it down with.
+    """
+    x0, y0, _, _ = view.cell_box(cell)
+    edges = _cell_edges(face, cell, view)
+    best = (-1.0, 0.0, 0.0, 0.0)
+    for angle in TOKEN_TURNS_DEG:
+        template = _outline(angle, view.px_per_mm)
+        score = cv2.matchTemplate(edges, template, cv2.TM_CCORR)
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak > best[0]:
+            half = (template.shape[0] - 1) / 2
+            best = (peak, x0 + px + half, y0 + py + half, angle)
+    return best[1], best[2], best[3]
+
+
+def place_by_colour(
+    face: Image, cell: Cell, colour: npt.ArrayLike, view: View
+) -> tuple[float, float, float] | None:
+    """Where a warrior of a known back ``colour`` (float BGR 0..1) lies on ``cell``: the square its
+    colour fills, or None when its colour fills no warrior-sized square there (art of its colour)."""
+    x0, y0, x1, y1 = view.cell_box(cell)
+    pixels = (face[y0:y1, x0:x1] * np.float32(1 / 255)).astype(np.float32)
+    near = (shaded_distance(pixels, np.asarray(colour, np.float32)) < BACK_DISTANCE).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near)
+    if count < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours(
+        (labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
+    side = WARRIOR_SIDE_MM * view.px_per_mm
+    if not (BACK_SIZE[0] * side <= min(w, h) and max(w, h) <= BACK_SIZE[1] * side):
+        return None
+    # A square's turn is known only up to a quarter turn: the smallest one.
+    angle = (angle + 45.0) % 90.0 - 45.0
+    return x0 + cx, y0 + cy, angle
+
+
+def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], view: View) -> float:
+    """How much stronger the edges are along a warrior's outline at ``place`` than over its cell:
+    well above 1 where a warrior lies, about 1 on art."""
+    x0, y0, _, _ = view.cell_box(cell)
+    edges = _cell_edges(face, cell, view, blur=False)
+    x, y, angle = place
+    s = view.px_per_mm
+    along = np.zeros(edges.shape, np.uint8)
+    corners = cv2.boxPoints(((x - x0, y - y0), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
+    cv2.polylines(along, [np.round(corners).astype(np.int32)], True, 1, max(1, round(s)))
+    if not along.any():
+        return 0.0
+    return float(edges[along > 0].mean() / max(float(edges.mean()), 1e-3))
+
+
+def _outline(angle: float, s: float) -> FloatImage:
+    side = round((WARRIOR_SIDE_MM + 4) * s) | 1
+    template = np.zeros((side, side), np.float32)
+    centre = (side - 1) / 2
+    corners = cv2.boxPoints(((centre, centre), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
+    cv2.polylines(
+        template, [np.round(corners * 16).astype(np.int32)], True, 1.0, max(1, round(s)), cv2.LINE_AA, 4
+    )
+    return template
+
+
+def token_image(face: Image, place: tuple[float, float, float], view: View) -> Image:
+    """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
+    x, y, angle = place
+    side = round(WARRIOR_SIDE_MM * view.px_per_mm)
+    turn = np.asarray(cv2.getRotationMatrix2D((x, y), angle, 1.0), np.float64)
+    turn[:, 2] += (side - 1) / 2 - np.array([x, y])
+    return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR))
+
+
+def fill_tokens(face: Image, warriors: list[tuple[float, float, float]]) -> Image:
+    """The face with what the gold and the corner warriors hide filled in from around them."""
+    mask = np.zeros(face.shape[:2], np.uint8)
+    s = FACE_VIEW.px_per_mm
+    for cell in GOLD_CELLS:
+        x, y = cell_centre_mm(cell)
+        cv2.circle(mask, (round(x * s), round(y * s)), round(GOLD_FILL_RADIUS_MM * s), 255, -1)
+    for x, y, angle in warriors:
+        size = (WARRIOR_SIDE_MM + 2 * WARRIOR_FILL_MARGIN_MM) * s
+        corners = cv2.boxPoints(((x, y), (size, size), angle))
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
+    # Inpainting at full size is slow for holes this large; fill a quarter-size copy, then lay its
+    # fill into the full face where the mask is.
+    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+    filled = cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA)
+    big = cv2.resize(filled, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
+    soft = cv2.GaussianBlur(mask, (0, 0), PITCH_MM * s / 60).astype(np.float32)[..., None] / 255
+    return cast(Image, np.clip(face * (1 - soft) + big * soft, 0, 255).astype(np.uint8))
+
+
+def bgr_to_rgb(bgr: npt.ArrayLike) -> RGB:
+    b, g, r = (round(float(np.clip(v, 0, 1)) * 255) for v in np.asarray(bgr, np.float64))
+    return (r, g, b)

@@ -1,0 +1,71 @@
+"""The JSON API: scan a photo, check and score a position, and a game as one link sees it.
+
+``/api/scan``, ``/api/check`` and ``/api/score`` answer with what ``armadora scan
+--json``, ``armadora check --json`` and ``armadora score --json`` print (without
+the ``file`` key). Errors are ``{"error": "..."}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from engine.check import check
+from engine.commands import score_document
+from engine.position import VARIANTS, Position, PositionError
+from engine.scoring import ScoringError, score
+from webui import store
+from webui.game_view import game_state
+from webui.photos import InputError, photo_bytes, profile_text, read_photo
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def posted_position() -> Position:
+    """The position JSON in the request's body; InputError naming what is wrong with it."""
+    body = request.get_data(cache=False)
+    if not body:
+        raise InputError("send a position JSON document as the request body")
+    try:
+        return Position.loads(body)
+    except PositionError as error:
+        raise InputError(f"not a usable position: {error}") from None
+
+
+@bp.post("/scan")
+def scan() -> ResponseReturnValue:
+    """Multipart ``photo`` (and optionally ``profile``, ``players`` as ``c1,c2``, ``variant``)."""
+    players_text = request.form.get("players", "").strip()
+    players = tuple(p.strip() for p in players_text.split(",")) if players_text else None
+    variant = request.form.get("variant", "armadora")
+    if variant not in VARIANTS:
+        raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
+    result = read_photo(photo_bytes(), profile_text(), players, variant)
+    return jsonify(result.to_json())
+
+
+@bp.post("/check")
+def check_position() -> ResponseReturnValue:
+    return jsonify(check(posted_position()).to_json())
+
+
+@bp.post("/score")
+def score_position() -> ResponseReturnValue:
+    position = posted_position()
+    try:
+        result = score(position)
+    except ScoringError as error:
+        raise InputError(f"this position cannot be scored: {error}", 422) from None
+    return jsonify(score_document(result, check(position)))
+
+
+@bp.get("/games/<token>")
+def game(token: str) -> ResponseReturnValue:
+    """The game as the link's holder may see it: their own warriors' values only, until the reveal."""
+    viewer = store.find_viewer(token)
+    if viewer is None:
+        abort(404)
+    state: dict[str, Any] = game_state(viewer)
+    return jsonify(state)

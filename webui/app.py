@@ -1,0 +1,54 @@
+"""The Flask application factory: configuration, the database, CSRF, error pages, the blueprints.
+
+Data (the SQLite database, the uploaded photos, the session key) lives in one
+folder: ``DATA_DIR`` in the configuration, by default Flask's instance folder.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from webui import api, csrf, db, errors, pages
+from webui.photos import MAX_UPLOAD_MB
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """A configured app; ``config`` overrides the defaults (tests pass ``DATA_DIR``)."""
+    app = Flask("webui")  # the package: its templates, static files and instance folder
+    app.config.from_mapping(
+        DATA_DIR=app.instance_path,
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
+        # Larger than any form field, below the whole: a form of text fields may use most of it.
+        MAX_FORM_MEMORY_SIZE=MAX_UPLOAD_MB * 1024 * 1024,
+        SUGGEST_SECONDS=1.0,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if config:
+        app.config.from_mapping(config)
+    data = Path(app.config["DATA_DIR"])
+    app.config.setdefault("DATABASE", str(data / "armadora.sqlite3"))
+    app.config.setdefault("UPLOADS", str(data / "uploads"))
+    Path(app.config["UPLOADS"]).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(data / "secret_key")
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the documents' keys in the CLI's order
+    db.init_app(app)
+    csrf.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    return app
+
+
+def secret_key(path: Path) -> str:
+    """The session key kept in the data folder, made on first start, so a restart keeps sessions."""
+    if not path.exists():
+        path.write_text(secrets.token_hex(32), encoding="ascii")
+        os.chmod(path, 0o600)
+    return path.read_text(encoding="ascii").strip()

@@ -1,0 +1,68 @@
+"""A player's taps on the review diagram, as changes to the position.
+
+A tap on a cell cycles it: empty, then each colour in turn order, then empty
+again; on a gold cell it steps the gold token's value 3, 4, ..., 7, 3. A tap on
+a line puts up or takes down a palisade.
+
+>>> from engine.position import Position
+>>> p = Position(("orange", "blue"))
+>>> p = tap(p, "c3"); [w.player for w in p.warriors]
+['orange']
+>>> p = tap(p, "c3"); [w.player for w in p.warriors]
+['blue']
+>>> tap(p, "c3").warriors
+()
+>>> sorted(s.name for s in tap(p, "a5|b5").palisades)
+['a5|b5']
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.board import GOLD_CELLS, Cell, Slot
+from engine.position import Gold, Position, Warrior
+
+_SLOT_NAME = re.compile(r"^([a-h][1-5])([|-])([a-h][1-5])$")
+GOLD_RANGE = (3, 4, 5, 6, 7)
+
+
+def parse_target(name: str) -> Cell | Slot:
+    """A cell (``c3``) or a slot (``a5|b5``, ``d5-d4``) from its name; ValueError naming what is wrong."""
+    match = _SLOT_NAME.match(name)
+    if match:
+        return Slot.between(Cell.parse(match[1]), Cell.parse(match[3]))
+    try:
+        return Cell.parse(name)
+    except ValueError:
+        raise ValueError(f"not a cell or a line of the board: {name[:20]!r}") from None
+
+
+def tap(position: Position, name: str) -> Position:
+    """The position after a tap on the cell or line of this name."""
+    target = parse_target(name)
+    gold, warriors, palisades = list(position.gold), list(position.warriors), set(position.palisades)
+    if isinstance(target, Slot):
+        palisades ^= {target}
+    else:
+        warrior = position.warrior_at(target)
+        pile = position.gold_at(target)
+        if warrior is not None:
+            warriors.remove(warrior)
+            players = position.players
+            following = players.index(warrior.player) + 1 if warrior.player in players else 0
+            if following < len(position.players):
+                warriors.append(Warrior(target, position.players[following], None))
+            elif target in GOLD_CELLS:
+                gold.append(Gold(target, None))  # a gold cell goes back to holding its gold
+        elif pile is not None:
+            gold.remove(pile)
+            step = GOLD_RANGE.index(pile.value) + 1 if pile.value in GOLD_RANGE else 0
+            gold.append(Gold(target, GOLD_RANGE[step % len(GOLD_RANGE)]))
+        elif target in GOLD_CELLS:
+            gold.append(Gold(target, None))
+        else:
+            warriors.append(Warrior(target, position.players[0], None))
+    return Position(
+        position.players, position.variant, tuple(gold), tuple(warriors), frozenset(palisades), position.extra
+    )

@@ -1,0 +1,65 @@
+"""The SQLite database: one connection per request, WAL mode, writes in immediate transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.resources import files
+from pathlib import Path
+from typing import cast
+
+from flask import Flask, current_app, g
+
+#: How long a writer waits for another writer's transaction to end before giving up.
+BUSY_TIMEOUT_S = 30.0
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection in autocommit mode: transactions are opened explicitly by :func:`transaction`."""
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def init_db(path: Path) -> None:
+    """Create the tables if they are missing and switch the file to WAL (a setting the file keeps)."""
+    db = connect(path)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(files("webui").joinpath("schema.sql").read_text(encoding="utf-8"))
+    finally:
+        db.close()
+
+
+def get_db() -> sqlite3.Connection:
+    """This request's connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(Path(current_app.config["DATABASE"]))
+    return cast(sqlite3.Connection, g.db)
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@contextmanager
+def transaction() -> Iterator[sqlite3.Connection]:
+    """A write transaction that takes the write lock at once, so that a read-then-write
+    (a check of what is left in a supply, then the insert) cannot interleave with another writer's."""
+    db = get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def init_app(app: Flask) -> None:
+    init_db(Path(app.config["DATABASE"]))
+    app.teardown_appcontext(close_db)

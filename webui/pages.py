@@ -1,0 +1,314 @@
+"""The phone pages: a new game, each link's game page, the review of a photo, values and the reveal.
+
+Every game page is reached by a link token: the host's or a player's. A token
+no game has is a 404. Form posts are checked for the CSRF token (:mod:`webui.csrf`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+import calibration.setup
+from calibration.profile import REFERENCE_COLOURS
+from calibration.setup import SetupError
+from engine.board import Cell
+from engine.check import check
+from engine.position import Position
+from engine.search import suggest
+from engine.view import View, ViewError
+from vision.load import PhotoError
+from webui import diagram, store
+from webui.corrections import tap
+from webui.game_view import Table, colours, table
+from webui.photos import InputError, keep_photos, load_profile_text, photo_bytes, profile_text, read_photo
+
+bp = Blueprint("pages", __name__)
+
+VARIANT_CHOICES = ("armadora", "nuggets")
+# The search's arrays are shared by the threads of one process: one suggestion at a time.
+_SEARCH_LOCK = threading.Lock()
+
+
+def viewer_or_404(token: str) -> store.Viewer:
+    viewer = store.find_viewer(token)
+    if viewer is None:
+        abort(404)
+    return viewer
+
+
+@bp.app_template_filter("when")
+def when(stamp: str | None) -> str:
+    """A stored UTC time as the server's local time of day."""
+    if not stamp:
+        return ""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M:%S")
+
+
+# --------------------------------------------------------------------------- a new game
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    return new_game_form({})
+
+
+def new_game_form(form: Any, error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    return (
+        render_template(
+            "index.html",
+            form=form,
+            error=error,
+            colour_choices=tuple(REFERENCE_COLOURS),
+            variants=VARIANT_CHOICES,
+        ),
+        status,
+    )
+
+
+def chosen_players() -> tuple[str, ...]:
+    """The colours picked in turn order; InputError for a bad count, an unknown colour or a repeat."""
+    try:
+        count = int(request.form.get("count", ""))
+    except ValueError:
+        raise InputError("choose how many play: 2, 3 or 4") from None
+    if count not in (2, 3, 4):
+        raise InputError("Armadöra is played by 2, 3 or 4 players")
+    players = tuple(request.form.get(f"colour{n}", "") for n in range(1, count + 1))
+    for n, colour in enumerate(players, 1):
+        if colour not in REFERENCE_COLOURS:
+            raise InputError(f"player {n}: choose a colour ({', '.join(REFERENCE_COLOURS)})")
+        if colour in players[: n - 1]:
+            raise InputError(f"player {n}: {colour} is taken already; each player has a colour of their own")
+    return players
+
+
+def chosen_profile(players: tuple[str, ...]) -> str | None:
+    """The game's calibration profile as JSON text: uploaded, learnt from a setup photo, or None."""
+    text = profile_text()
+    setup = request.files.get("setup_photo")
+    if text is None and setup is not None and setup.filename:
+        try:
+            learnt = calibration.setup.calibrate(setup.read(), players=players)
+        except (SetupError, PhotoError) as error:
+            raise InputError(f"the setup photo could not be used: {error}") from None
+        text = json.dumps(learnt.profile.to_json())
+    if text is not None:
+        missing = [c for c in players if c not in load_profile_text(text).colours]
+        if missing:
+            raise InputError(f"the calibration profile knows no {' or '.join(missing)} warriors")
+    return text
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    try:
+        players = chosen_players()
+        variant = request.form.get("variant", "armadora")
+        if variant not in VARIANT_CHOICES:
+            raise InputError(f"choose a variant: {' or '.join(VARIANT_CHOICES)}")
+        profile = chosen_profile(players)
+    except InputError as error:
+        return new_game_form(request.form, str(error), error.status)
+    viewer = store.create_game(variant, players, profile)
+    return redirect(url_for("pages.game", token=viewer.token), 303)
+
+
+# --------------------------------------------------------------------------- a game's page
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of the link, as inline SVG."""
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True, title="QR code of the link")
+    )
+
+
+def game_page(
+    viewer: store.Viewer,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    suggestion: dict[str, Any] | None = None,
+) -> ResponseReturnValue:
+    t = table(viewer)
+    palette = colours(viewer.game)
+    links = []
+    if viewer.colour is None:  # only the host's page lists the players' links
+        for colour, token in store.seat_tokens(viewer.game).items():
+            url = url_for("pages.game", token=token, _external=True)
+            links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
+    board = None
+    if t.position is not None:
+        board = diagram.build(
+            t.position,
+            palette,
+            problems=() if t.report is None else t.report.problems,
+            result=t.result,
+            suggestion=None if suggestion is None else suggestion["moves"][0],
+        )
+    profile = load_profile_text(viewer.game.profile) if viewer.game.profile else None
+    return (
+        render_template(
+            "game.html",
+            t=t,
+            viewer=viewer,
+            board=board,
+            links=links,
+            colours=palette,
+            profile=profile,
+            error=error,
+            suggestion=suggestion,
+        ),
+        status,
+    )
+
+
+@bp.get("/g/<token>")
+def game(token: str) -> ResponseReturnValue:
+    return game_page(viewer_or_404(token))
+
+
+@bp.errorhandler(InputError)
+@bp.errorhandler(store.GameError)
+def refused(error: ValueError) -> ResponseReturnValue:
+    """A refused action on a game: its page again, with the reason on top."""
+    status = error.status if isinstance(error, InputError) else 409
+    token = (request.view_args or {}).get("token")
+    viewer = store.find_viewer(token) if token else None
+    if viewer is None:
+        return render_template("error.html", message=str(error), status=status), status
+    return game_page(viewer, error=str(error), status=status)
+
+
+@bp.post("/g/<token>/photos")
+def upload(token: str) -> ResponseReturnValue:
+    viewer = viewer_or_404(token)
+    game = viewer.game
+    if game.ended:
+        raise store.GameError("the game has ended: no more photos")
+    data = photo_bytes()
+    result = read_photo(data, game.profile, game.players, game.variant)
+    upload_name, grid_name = keep_photos(game.id, data, result)
+    number = store.add_snapshot(game, upload_name, grid_name, result.to_json(), result.position)
+    return redirect(url_for("pages.review", token=token, number=number), 303)
+
+
+@bp.get("/g/<token>/photos/<int:number>.jpg")
+def grid_photo(token: str, number: int) -> ResponseReturnValue:
+    snap = store.snapshot(viewer_or_404(token).game, number)
+    if snap is None:
+        abort(404)
+    return send_file(Path(current_app.config["UPLOADS"]) / snap.grid_photo, mimetype="image/jpeg")
+
+
+# --------------------------------------------------------------------------- reviewing a photo
+
+
+def snapshot_or_404(viewer: store.Viewer, number: int) -> store.Snapshot:
+    snap = store.snapshot(viewer.game, number)
+    if snap is None:
+        abort(404)
+    return snap
+
+
+def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]:
+    """What the review shows: the diagram with doubtful readings and rule breaks, and the problems."""
+    # A draft holds no values; a confirmed position is shown with what this link may see.
+    t = table(viewer)
+    position: Position = snap.position
+    if t.current is not None and t.current.id == snap.id and t.position is not None:
+        position = t.position
+    report = check(position)
+    editable = snap.confirmed is None and not t.ended
+    board = diagram.build(
+        position,
+        colours(viewer.game),
+        confidence=snap.scan.get("confidence"),
+        touched=snap.touched,
+        problems=report.problems,
+        editable=editable,
+    )
+    return {"viewer": viewer, "snap": snap, "board": board, "report": report, "editable": editable}
+
+
+@bp.get("/g/<token>/positions/<int:number>")
+def review(token: str, number: int) -> ResponseReturnValue:
+    viewer = viewer_or_404(token)
+    return render_template("review.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+
+
+@bp.post("/g/<token>/positions/<int:number>/tap")
+def correct(token: str, number: int) -> ResponseReturnValue:
+    """One tap on the diagram: the page's script gets the redrawn review back, a plain form a redirect."""
+    viewer = viewer_or_404(token)
+    snap = snapshot_or_404(viewer, number)
+    name = request.form.get("target", "")
+    try:
+        position = tap(snap.position, name)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    store.save_correction(viewer.game, number, position, name)
+    if request.headers.get("X-Requested-With") == "fetch":
+        return render_template("_review_body.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+    return redirect(url_for("pages.review", token=token, number=number), 303)
+
+
+@bp.post("/g/<token>/positions/<int:number>/confirm")
+def confirm(token: str, number: int) -> ResponseReturnValue:
+    viewer = viewer_or_404(token)
+    snapshot_or_404(viewer, number)
+    store.confirm(viewer.game, number)
+    return redirect(url_for("pages.game", token=token), 303)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+@bp.post("/g/<token>/end")
+def end(token: str) -> ResponseReturnValue:
+    store.end_game(viewer_or_404(token).game)
+    return redirect(url_for("pages.game", token=token), 303)
+
+
+@bp.post("/g/<token>/values")
+def enter_value(token: str) -> ResponseReturnValue:
+    """A player's value for one of their warriors (an empty value takes it back)."""
+    viewer = viewer_or_404(token)
+    try:
+        cell = Cell.parse(request.form.get("cell", ""))
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    text = request.form.get("value", "")
+    if text and not (text.isdigit() and 1 <= int(text) <= 5):
+        raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
+    store.set_value(viewer, cell, int(text) if text else None)
+    return redirect(url_for("pages.game", token=token) + "#values", 303)
+
+
+@bp.post("/g/<token>/suggest")
+def suggestion(token: str) -> ResponseReturnValue:
+    """The search's best moves for this link's player, from the position with their own values."""
+    viewer = viewer_or_404(token)
+    if viewer.colour is None:
+        raise InputError("suggestions are for players, on their own link")
+    t: Table = table(viewer)
+    if t.position is None:
+        raise InputError("confirm a photographed position first")
+    if t.ended:
+        raise InputError("the game has ended")
+    try:
+        view = View.from_position(t.position, viewer.colour)
+    except ViewError as error:
+        raise InputError(f"no suggestion: {error}") from None
+    with _SEARCH_LOCK:
+        found = suggest(view, current_app.config["SUGGEST_SECONDS"])
+    return game_page(viewer, suggestion=found.to_json())

@@ -1,0 +1,43 @@
+-- The web page's games: one database file under the data folder, in WAL mode.
+-- Photos live beside it in uploads/; rows name their files.
+
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    host_token TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    players TEXT NOT NULL,            -- JSON list of colours, in turn order
+    profile TEXT,                     -- calibration profile JSON; NULL for the reference kit
+    final_position INTEGER,           -- positions.id the game ended on; NULL while it goes on
+    ended TEXT
+);
+
+CREATE TABLE IF NOT EXISTS seats (
+    token TEXT PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    colour TEXT NOT NULL,
+    UNIQUE (game_id, colour)
+);
+
+CREATE TABLE IF NOT EXISTS positions (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    number INTEGER NOT NULL,          -- 1, 2, ... within the game
+    created TEXT NOT NULL,
+    upload TEXT NOT NULL,             -- the photo as sent, under uploads/
+    grid_photo TEXT NOT NULL,         -- the photo with the found grid drawn over it
+    scan TEXT NOT NULL,               -- the scanner's JSON (confidences)
+    position TEXT NOT NULL,           -- the position JSON, with the players' corrections
+    touched TEXT NOT NULL DEFAULT '[]',  -- cells and slots a player corrected: no longer doubtful
+    confirmed TEXT,                   -- when it joined the timeline; NULL for a draft
+    UNIQUE (game_id, number)
+);
+
+-- The values of the warriors, each entered by its owner on their own link.
+CREATE TABLE IF NOT EXISTS warrior_values (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    colour TEXT NOT NULL,
+    cell TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (game_id, colour, cell)
+);
