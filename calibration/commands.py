@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,18 +37,18 @@ def register(subparsers: Any) -> None:
 
 
 def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
-    if as_json:
-        print(json.dumps({"error": message, "error_code": error_code}))
-    print(f"armadora calibrate: {message}", file=sys.stderr)
-    return code
+    from vision.commands import fail
+
+    return fail("calibrate", code, message, as_json, error_code)
 
 
 def _run(args: argparse.Namespace) -> int:
     from calibration.profile import ProfileError, save_profile
     from calibration.setup import SetupError, calibrate
+    from vision.commands import players_option
     from vision.load import PhotoError
 
-    players = tuple(p.strip() for p in args.players.split(",")) if args.players else None
+    players = players_option(args.players)
     out = Path(args.out)
     try:
         data = Path(args.photo).read_bytes()

@@ -29,34 +29,32 @@ FORBIDDEN_THIRD_PARTY = {"engine": {"cv2", "flask", "numpy", "PIL"}}
 LAZY_THIRD_PARTY = {Path("engine/kernel.py"): {"numba", "numpy"}}
 
 
-def top_level_roots(path: Path) -> set[str]:
-    """The modules a file imports when it is imported (not those imported inside functions)."""
+def imported(path: Path, top_level_only: bool = False) -> set[str]:
+    """The modules a file imports, or only those it imports when it is imported (not inside functions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     inner = {
         id(node)
         for func in ast.walk(tree)
-        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        if top_level_only and isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
         for node in ast.walk(func)
     }
-    roots = set()
+    modules = set()
     for node in ast.walk(tree):
         if id(node) in inner:
             continue
         if isinstance(node, ast.Import):
-            roots |= {alias.name.split(".")[0] for alias in node.names}
+            modules |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
+            modules.add(node.module)
+    return modules
+
+
+def top_level_roots(path: Path) -> set[str]:
+    return {module.split(".")[0] for module in imported(path, top_level_only=True)}
 
 
 def imported_roots(path: Path) -> set[str]:
-    roots = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            roots |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
+    return {module.split(".")[0] for module in imported(path)}
 
 
 @pytest.mark.parametrize("package", sorted(PROJECT))
@@ -73,30 +71,10 @@ def test_package_imports_only_what_lies_below_it(package: str) -> None:
         assert not top_level_roots(path) & lazy, f"{path.relative_to(ROOT)} imports {sorted(lazy)} on import"
 
 
-def top_level_modules(path: Path) -> set[str]:
-    """The project modules a file imports when it is imported (not inside functions)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    inner = {
-        id(node)
-        for func in ast.walk(tree)
-        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
-        for node in ast.walk(func)
-    }
-    modules = set()
-    for node in ast.walk(tree):
-        if id(node) in inner:
-            continue
-        if isinstance(node, ast.Import):
-            modules |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.add(node.module)
-    return modules
-
-
 def test_vision_and_calibration_do_not_import_each_other_in_a_circle() -> None:
     for path in sorted((ROOT / "vision").rglob("*.py")):
         wrong = {
-            m for m in top_level_modules(path) if m.split(".")[0] == "calibration"
+            m for m in imported(path, top_level_only=True) if m.split(".")[0] == "calibration"
         } - VISION_READS_OF_CALIBRATION
         assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}"
     for module in VISION_READS_OF_CALIBRATION:

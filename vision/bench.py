@@ -298,8 +298,19 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData
     return data
 
 
-def _print_fit(where: str, name: str, weights: npt.NDArray[np.float64], wrong: int, count: int) -> None:
-    print(f"# {where}: fitted on {count} examples; {wrong} wrong on that same set")
+def _fit(data: TrainingData, examples: str, where: str, name: str) -> None:
+    """Fit one model on ``data``'s ``examples`` and print its weights as ``where`` holds them."""
+    from vision import cells, slots, tokens
+
+    fit, model = {
+        "slots": (slots.fit_weights, slots.palisade_probability),
+        "cells": (cells.fit_weights, cells.occupied_probability),
+        "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
+    }[examples]
+    x, y = data.stacked(examples)
+    weights = fit(x, y)
+    wrong = int(((model(x, weights) > 0.5) != y).sum())
+    print(f"# {where}: fitted on {len(y)} examples; {wrong} wrong on that same set")
     print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
 
 
@@ -312,7 +323,6 @@ def main_fit(folder: Path) -> int:
     """
     from calibration.profile import default_profile
     from calibration.setup import calibrate
-    from vision import cells, slots, tokens
     from vision.scan import board_view, improvised_view
 
     pairs = photos_with_truth(folder)
@@ -320,24 +330,8 @@ def main_fit(folder: Path) -> int:
     if not copies:
         reference = default_profile()
         data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
-        x, y = data.stacked("slots")
-        w = slots.fit_weights(x, y)
-        _print_fit(
-            "vision/slots.py",
-            "WEIGHTS",
-            w,
-            int(((slots.palisade_probability(x, w) > 0.5) != y).sum()),
-            len(y),
-        )
-        x, y = data.stacked("cells")
-        w = cells.fit_weights(x, y)
-        _print_fit(
-            "vision/cells.py",
-            "WEIGHTS",
-            w,
-            int(((cells.occupied_probability(x, w) > 0.5) != y).sum()),
-            len(y),
-        )
+        _fit(data, "slots", "vision/slots.py", "WEIGHTS")
+        _fit(data, "cells", "vision/cells.py", "WEIGHTS")
         return 0
     learnt: dict[str, Profile] = {}
 
@@ -349,12 +343,6 @@ def main_fit(folder: Path) -> int:
 
     for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):
         data = training_data(pairs, see)
-        x, y = data.stacked("slots")
-        w = slots.fit_weights(x, y)
-        wrong = int(((slots.palisade_probability(x, w) > 0.5) != y).sum())
-        _print_fit("vision/slots.py", f"{label}_WEIGHTS", w, wrong, len(y))
-        x, y = data.stacked("hidden")
-        w = tokens.fit_hidden_weights(x, y)
-        wrong = int(((tokens.hidden_occupied(x, w) > 0.5) != y).sum())
-        _print_fit("vision/tokens.py", f"{label}_WEIGHTS", w, wrong, len(y))
+        _fit(data, "slots", "vision/slots.py", f"{label}_WEIGHTS")
+        _fit(data, "hidden", "vision/tokens.py", f"{label}_WEIGHTS")
     return 0

@@ -58,11 +58,21 @@ def _profile(path: str | None) -> Any:
     return load_profile(path) if path else None
 
 
-def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
+def fail(command: str, code: int, message: str, as_json: bool, error_code: str) -> int:
+    """Say why ``armadora COMMAND`` failed (on standard error, and as JSON when asked); its exit code."""
     if as_json:
         print(json.dumps({"error": message, "error_code": error_code}))
-    print(f"armadora scan: {message}", file=sys.stderr)
+    print(f"armadora {command}: {message}", file=sys.stderr)
     return code
+
+
+def players_option(text: str | None) -> tuple[str, ...] | None:
+    """The colours of ``--players orange,blue``, in turn order."""
+    return tuple(p.strip() for p in text.split(",")) if text else None
+
+
+def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
+    return fail("scan", code, message, as_json, error_code)
 
 
 def _run_scan(args: argparse.Namespace) -> int:
@@ -76,7 +86,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     from vision.locate import NoBoardError
     from vision.scan import scan
 
-    players = tuple(p.strip() for p in args.players.split(",")) if args.players else None
+    players = players_option(args.players)
     try:
         profile = _profile(args.profile)
     except ProfileError as error:

@@ -50,6 +50,7 @@ FloatArray = npt.NDArray[np.float64]
 SURE_OUTLINE = 1.75
 #: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
 SAME_PLAYER_DELTA_E = 14.0
+MAX_PLAYERS = 4
 #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
 #: (its emblem).
 BACK_OUTER = 0.06
@@ -83,7 +84,9 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     placed = {cell: find_token(face, cell, FACE_VIEW) for cell in off_gold}
     sure = [cell for cell in off_gold if outline_score(face, cell, placed[cell], FACE_VIEW) >= SURE_OUTLINE]
     pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
-    groups = _group_by_colour(pictures, white)
+    # Four players at most: the largest groups are theirs, the rest taken for art that looked
+    # like a warrior.
+    groups = sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))[:MAX_PLAYERS]
     colours, tokens = {}, {}
     names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
     for name, (colour, members) in zip(names, groups, strict=True):

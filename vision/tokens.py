@@ -39,7 +39,7 @@ FEATURES = ("token_match", "token_coloured")
 #: and with one improvised from the photo read, fitted on the tuning copies only
 #: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
 LEARNT_WEIGHTS: tuple[float, ...] = (19.041, 10.369, -16.311)
-IMPROVISED_WEIGHTS: tuple[float, ...] = LEARNT_WEIGHTS
+IMPROVISED_WEIGHTS: tuple[float, ...] = (6.842, 7.721, -4.623)
 
 
 @lru_cache(maxsize=8)
