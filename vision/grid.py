@@ -51,8 +51,11 @@ MAX_PITCH_RATIO = 3.0
 GRID_VIEW = View(3.0)
 #: Each round searches this far (mm) around each crossing; then half as far, then less.
 SEARCH_MM = (5.0, 2.5, 1.5)
-#: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them.
+#: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them; at least this
+#: many of the 7 must agree on the correction, within this distance (mm).
 BLOCK_SEARCH_MM = 16.0
+MIN_BLOCKS = 5
+BLOCK_AGREE_MM = 2.5
 ARM_MM = 14.0
 MIN_CROSSINGS = 12
 #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
@@ -348,10 +351,15 @@ def _align_blocks(lines: FloatImage, view: View, search_mm: float) -> FloatArray
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         sources.append(centre)
         targets.append((centre[0] + px - pad, centre[1] + py - pad))
-    if len(sources) < 4:
+    if len(sources) < MIN_BLOCKS:
         return None
-    correction, _ = cv2.findHomography(np.array(sources, np.float64), np.array(targets, np.float64), 0)
-    return cast(FloatArray, correction) if correction is not None else None
+    # A block can lock onto the grid a cell away, or onto a palisade: only blocks that agree count.
+    correction, agree = cv2.findHomography(
+        np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, BLOCK_AGREE_MM * s
+    )
+    if correction is None or agree is None or int(agree.sum()) < MIN_BLOCKS:
+        return None
+    return cast(FloatArray, correction)
 
 
 def refine_on_grid(
