@@ -280,8 +280,9 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
     profile's warrior pictures add (:mod:`vision.tokens`).
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
-    warriors match; and wherever a warrior may be, its colour is the one whose warrior matches best,
-    which tells a white warrior from a black one where their colours' directions cannot.
+    warriors match; and wherever a warrior may be, how well each colour's warrior matches weighs
+    on its colour beside the colour votes, which tells a white warrior from a black one where their
+    colours' directions cannot.
     """
     occupied = occupied_probability(signs.features)
     shares = signs.shares.copy()
