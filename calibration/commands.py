@@ -45,17 +45,15 @@ def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
 def _run(args: argparse.Namespace) -> int:
     from calibration.profile import ProfileError, save_profile
     from calibration.setup import SetupError, calibrate
-    from vision.commands import players_option
+    from vision.commands import players_option, read_photo_file
     from vision.load import PhotoError
 
     players = players_option(args.players)
     out = Path(args.out)
     try:
-        data = Path(args.photo).read_bytes()
+        data = read_photo_file(args.photo)
     except OSError as error:
-        return _fail(
-            EXIT_UNREADABLE, f"{args.photo}: cannot read it ({error.strerror})", args.json, "unreadable"
-        )
+        return _fail(EXIT_UNREADABLE, str(error), args.json, "unreadable")
     try:
         learnt = calibrate(data, players=players, name=args.name or out.stem)
     except PhotoError as error:

@@ -66,6 +66,14 @@ def fail(command: str, code: int, message: str, as_json: bool, error_code: str) 
     return code
 
 
+def read_photo_file(path: str) -> bytes:
+    """A photo file's bytes; :class:`OSError` rephrased as a sentence naming the file."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise OSError(f"{path}: cannot read it ({error.strerror})") from None
+
+
 def players_option(text: str | None) -> tuple[str, ...] | None:
     """The colours of ``--players orange,blue``, in turn order."""
     return tuple(p.strip() for p in text.split(",")) if text else None
@@ -92,11 +100,9 @@ def _run_scan(args: argparse.Namespace) -> int:
     except ProfileError as error:
         return _fail(EXIT_UNREADABLE, str(error), args.json, "bad_profile")
     try:
-        data = Path(args.photo).read_bytes()
+        data = read_photo_file(args.photo)
     except OSError as error:
-        return _fail(
-            EXIT_UNREADABLE, f"{args.photo}: cannot read it ({error.strerror})", args.json, "unreadable"
-        )
+        return _fail(EXIT_UNREADABLE, str(error), args.json, "unreadable")
     try:
         result = scan(data, profile=profile, players=players, variant=args.variant)
     except PhotoError as error:

@@ -27,13 +27,14 @@ from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, Profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS
 from vision.cells import cell_pixels
 from vision.colour import rgb_to_bgr_float
-from vision.geometry import GRID_LINE_MM, slot_segment_mm
+from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
 from vision.grid import GridFit, light_colour, locate_by_grid
 from vision.learn import (
     FACE_VIEW,
     READ_VIEW,
     bgr_to_rgb,
     dominant_colour,
+    fill_in,
     fill_tokens,
     find_token,
     gold_colour,
@@ -146,14 +147,7 @@ def _bare_lines(face: Image) -> Image:
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
         cv2.line(mask, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), 255, width)
     line_colour = _outer_line_colour(face)
-    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
-    filled = cv2.resize(
-        cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA),
-        (face.shape[1], face.shape[0]),
-        interpolation=cv2.INTER_LINEAR,
-    )
-    out = np.where(mask[..., None] > 0, filled, face)
+    out = fill_in(face, mask)
     thickness = max(1, round(GRID_LINE_MM * s))
     for slot in SLOTS:
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
@@ -165,14 +159,12 @@ def _bare_lines(face: Image) -> Image:
             thickness,
             cv2.LINE_AA,
         )
-    return cast(Image, out)
+    return out
 
 
 def _outer_line_colour(face: Image) -> tuple[float, float, float]:
     """The printed grid line's colour, from the grid's outer edge, where no palisade ever stands."""
     s = FACE_VIEW.px_per_mm
-    from vision.geometry import GRID_H_MM, GRID_W_MM, MARGIN_MM
-
     xs = np.arange(MARGIN_MM + 5, MARGIN_MM + GRID_W_MM - 5, 1.0)
     top = [face[round(MARGIN_MM * s), round(x * s)] for x in xs]
     bottom = [face[round((MARGIN_MM + GRID_H_MM) * s), round(x * s)] for x in xs]

@@ -173,13 +173,21 @@ def fill_tokens(face: Image, warriors: list[tuple[float, float, float]]) -> Imag
         size = (WARRIOR_SIDE_MM + 2 * WARRIOR_FILL_MARGIN_MM) * s
         corners = cv2.boxPoints(((x, y), (size, size), angle))
         cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
+    return fill_in(face, mask, PITCH_MM * s / 60)
+
+
+def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0) -> Image:
+    """``face`` with what ``mask`` covers filled in from around it, blended over ``blend_px`` (a
+    Gaussian's sigma; 0 for a hard edge)."""
     # Inpainting at full size is slow for holes this large; fill a quarter-size copy, then lay its
     # fill into the full face where the mask is.
     small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
     filled = cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA)
     big = cv2.resize(filled, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
-    soft = cv2.GaussianBlur(mask, (0, 0), PITCH_MM * s / 60).astype(np.float32)[..., None] / 255
+    if blend_px <= 0:
+        return cast(Image, np.where(mask[..., None] > 0, big, face))
+    soft = cv2.GaussianBlur(mask, (0, 0), blend_px).astype(np.float32)[..., None] / 255
     return cast(Image, np.clip(face * (1 - soft) + big * soft, 0, 255).astype(np.uint8))
 
 
