@@ -30,17 +30,16 @@ from engine.board import CELLS, GOLD_CELLS, Cell
 from vision.cells import cell_pixels
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import cell_centre_mm
-from vision.grid import GridFit, gold_likeness, light_colour, locate_by_grid
+from vision.grid import GridFit, light_colour, locate_by_grid
 from vision.learn import (
     FACE_VIEW,
-    GOLD_ALIKE,
-    GOLD_SATURATION,
     READ_VIEW,
     bgr_to_rgb,
     dominant_colour,
     fill_tokens,
     find_token,
     gold_colour,
+    gold_pixels,
     place_by_colour,
     token_image,
     top_down,
@@ -192,8 +191,7 @@ def calibrate_image(
 
 
 def _gold_share(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
-    alike, saturation = gold_likeness(pixels, white, gold_bgr)
-    return cast(FloatArray, ((alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)).mean(axis=1))
+    return cast(FloatArray, gold_pixels(pixels, white, gold_bgr).mean(axis=1))
 
 
 def _tokens_mm(fit: GridFit) -> FloatArray:

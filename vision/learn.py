@@ -18,7 +18,7 @@ from calibration.profile import RGB
 from engine.board import GOLD_CELLS, Cell
 from vision.colour import shaded_distance
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
-from vision.grid import gold_likeness
+from vision.grid import GOLD_ALIKE, gold_likeness
 from vision.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]
@@ -30,8 +30,8 @@ Floats = npt.NDArray[np.floating[Any]]
 FACE_VIEW = View(5.0)
 #: The cells are judged on a coarser view.
 READ_VIEW = View(2.0)
-#: A gold pixel: its colour within this cosine of the gold's and at least this colourful.
-GOLD_ALIKE = 0.85
+#: A gold pixel: its colour within :data:`vision.grid.GOLD_ALIKE` of the gold's direction and at
+#: least this colourful.
 GOLD_SATURATION = 0.2
 UNIFORM_DISTANCE = 0.12
 #: Around each token the face is filled in from its surroundings, this far beyond the token.
@@ -49,10 +49,16 @@ def top_down(image: Image, homography: FloatArray, view: View) -> Image:
     return warp_to_view(reduced, to_reduced @ homography, view)
 
 
+def gold_pixels(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Which pixels (..., 3), under light ``white``, are the gold tokens' colour."""
+    alike, saturation = gold_likeness(pixels, white, gold_bgr)
+    return (alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)
+
+
 def gold_colour(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
+    """The gold tokens' colour: the middle of the gold-coloured pixels of the gold cells' discs."""
     discs = pixels[[cell.number for cell in GOLD_CELLS]].reshape(-1, 3)
-    alike, saturation = gold_likeness(discs, white, gold_bgr)
-    chosen = discs[(alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)]
+    chosen = discs[gold_pixels(discs, white, gold_bgr)]
     return cast(FloatArray, np.median(chosen, axis=0).astype(np.float64))
 
 

@@ -161,7 +161,6 @@ def board_view(
     """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
     balance its light."""
     timer = timer or _Timer()
-    _height, _width = image.shape[:2]
     face = face_view(profile, CANONICAL)
     if found is not None:
         return _seen(image, profile, found, face, timer)
@@ -287,7 +286,7 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
     occupied = occupied_probability(signs.features)
     shares = signs.shares.copy()
     hidden = [cell.number for cell in hidden_cells(profile)]
-    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in set(profile.hidden_cells)]
+    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]
     if gold_hidden:
         # The face never showed these cells bare, but gold never leaves them: how much of each
         # looks like the gold is all there is to ask.
