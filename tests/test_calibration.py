@@ -14,17 +14,25 @@ import numpy as np
 import pytest
 
 from calibration.colours import colour_name, unique_names
-from calibration.profile import Profile, ProfileError, default_profile, load_profile, save_profile
+from calibration.profile import (
+    REFERENCE_GOLD,
+    Profile,
+    ProfileError,
+    default_profile,
+    load_profile,
+    save_profile,
+)
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import Cell
 from vision.geometry import board_corners_mm
-from vision.grid import locate_by_grid
+from vision.grid import MIN_CROSSINGS, gold_candidates, gold_homographies, locate_by_grid, refine_on_grid
 from vision.load import load_photo
 from vision.metrics import compare
 from vision.scan import scan
 from vision.synth.copies import TUNING_COPIES
 from vision.synth.render import RenderedPhoto, render_photo
 from vision.synth.setup import render_setup
+from vision.tokens import LEARNT_WEIGHTS, hidden_occupied, hidden_signs, match_levels, occupied_odds
 from webui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,12 +175,61 @@ def test_the_calibrated_profile_reads_a_game_of_that_copy() -> None:
     assert comparison.cells_right >= 39 and comparison.slots_right >= 66
 
 
+def test_a_hidden_corner_is_judged_by_its_warrior_match_against_the_photos_own_levels() -> None:
+    # Two colours; cells the face reads surely empty, and surely holding each colour's warrior.
+    art = np.array([[0.20, 0.30], [0.35, 0.33], [0.30, 0.25]])
+    warriors = np.array([[0.95, 0.30], [0.30, 0.90]])
+    levels = match_levels(art, warriors)
+    # An empty corner printed all in a token's colour, matching no better than the art does,
+    # and a warrior whose print shows little of its colour.
+    corners = np.array([[0.34, 0.31], [0.30, 0.88]])
+    occupied = hidden_occupied(hidden_signs(corners, np.array([1.0, 0.1]), *levels), LEARNT_WEIGHTS)
+    assert occupied[0] < 0.5 < occupied[1]
+    # A blurred photo lowers every match alike: the same warrior at 0.55 is still a warrior there.
+    blurred = match_levels(art * 0.8, warriors * 0.6)
+    occupied = hidden_occupied(hidden_signs(corners * 0.6, np.array([1.0, 0.1]), *blurred), LEARNT_WEIGHTS)
+    assert occupied[0] < 0.5 < occupied[1]
+    # A warrior half hidden by a palisade matches weakly: how full the board is elsewhere decides.
+    weak = np.array([[0.30, 0.45]])
+    on_full_board = hidden_occupied(
+        hidden_signs(weak, np.ones(1), *levels, occupied_odds(28, 28)), LEARNT_WEIGHTS
+    )
+    on_bare_board = hidden_occupied(
+        hidden_signs(weak, np.ones(1), *levels, occupied_odds(0, 28)), LEARNT_WEIGHTS
+    )
+    assert on_bare_board[0] < 0.5 < on_full_board[0]
+
+
 def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:
     photo = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
     result = scan(photo.data)
     assert result.warnings[0].code == "unknown_copy"
     comparison = compare(result.position.to_json(), photo.truth)
     assert comparison.occupancy_right >= 36
+
+
+def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims() -> None:
+    # On ochre art the gold runs into the art and no blob of gold alone is round.
+    ochre = next(copy for copy in TUNING_COPIES if copy.name == "autumn-moor")
+    photo = render_photo(4_000_100, players=3, copy=ochre, size=SIZE, quality=92, tilt_deg=25.0)
+    loaded = load_photo(photo.data)
+    gold = np.array(REFERENCE_GOLD[::-1], float)
+    by_blobs = [
+        refine_on_grid(loaded.image, h)[1]
+        for h, _ in gold_homographies(gold_candidates(loaded.image, gold)[0])
+    ]
+    assert max(by_blobs, default=0) < MIN_CROSSINGS
+    fit = locate_by_grid(loaded.image, gold)
+    assert fit is not None
+    truth, _ = cv2.findHomography(
+        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
+    )
+    inside = np.array([[x, y] for x in (40.0, 200.0, 360.0) for y in (40.0, 130.0, 230.0)])
+    seen = cv2.perspectiveTransform(inside[None], fit.homography)[0]
+    assert np.abs(cv2.perspectiveTransform(seen[None], np.linalg.inv(truth))[0] - inside).max() < 2.0
+    result = scan(photo.data)
+    assert result.warnings[0].code == "unknown_copy"
+    assert compare(result.position.to_json(), photo.truth).occupancy_right >= 38
 
 
 def test_calibrate_command_writes_a_profile_and_scan_reads_with_it(

@@ -17,11 +17,11 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.assemble import assemble, choose_cells, choose_slots
 from vision.cells import EMPTY, GOLD, CellReading
 from vision.colour import rgb_to_bgr_float, shaded_distance
-from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm
+from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm, slot_segment_mm
 from vision.locate import NoBoardError, camera_from_homography, locate, project
 from vision.metrics import compare, match_colours
 from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import SlotReading, leans_mm
+from vision.slots import SlotReading, estimate_wood, leans_mm
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -182,6 +182,26 @@ def test_balance_takes_off_glare() -> None:
 # --- slots and cells: the rules pick the allowed reading --------------------------------------------
 
 
+def test_the_palisades_wood_is_read_off_the_photo_as_its_lit_faces_colour() -> None:
+    s = CANONICAL.px_per_mm
+    face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
+    photo = face.copy()
+    lit = np.array([0.45, 0.63, 0.82], np.float32)
+    for slot in SLOTS[::9]:
+        # Across its line a palisade shows a narrow lit face beside its shaded side and shadow.
+        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(slot))
+        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
+        for k in range(-10, 11):
+            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
+            colour = lit if k == 3 else lit * 0.45
+            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+    wood = estimate_wood(photo, face, np.array([0.2, 0.3, 0.5], np.float32))
+    assert np.allclose(wood, lit, rtol=0.1)
+
+
 def test_choose_slots_keeps_sure_palisades() -> None:
     probs = np.full(len(SLOTS), 0.02)
     probs[[0, 40]] = 0.97
@@ -213,6 +233,18 @@ def test_choose_cells_puts_gold_on_gold_cells_and_warriors_elsewhere() -> None:
     cells = CellReading(COLOURS, probs, probs, np.zeros(40))
     labels, _, _, _ = choose_cells(cells, None)
     assert labels[Cell(2, 2).number] == 2 and labels[Cell(0, 3).number] == GOLD
+
+
+def test_choose_cells_gives_what_looked_gold_or_out_of_play_off_the_gold_cells_to_the_players() -> None:
+    probs = reading({}).probabilities
+    # A white warrior in warm light looks mostly gold; it is still a warrior, not an empty cell.
+    probs[Cell(2, 2).number] = [0.3, 0.6, 0.0, 0.0, 0.1, 0.0]
+    # With the players named, a colour not in play is another player's warrior seen wrong.
+    probs[Cell(2, 3).number] = [0.3, 0.0, 0.5, 0.0, 0.2, 0.0]
+    cells = CellReading(COLOURS, probs, probs, np.zeros(40))
+    labels, confidence, _, _ = choose_cells(cells, ("purple", "blue"))
+    assert labels[Cell(2, 2).number] == 4 and labels[Cell(2, 3).number] == 4
+    assert confidence[Cell(2, 2).number] == pytest.approx(0.7)
 
 
 def test_choose_cells_respects_the_supply() -> None:

@@ -98,14 +98,23 @@ def choose_cells(
     on_gold = np.array([bool(cell.bit & GOLD_MASK) for cell in CELLS])
     # Gold only on the gold cells, and it never leaves them; warriors never stand there.
     looks_gold = probs[on_gold, GOLD].copy()
-    probs[~on_gold, GOLD] = 0.0
-    probs[on_gold, :] = 0.0
-    probs[on_gold, GOLD] = 1.0
     column: int | None
     if players is not None:
         for name, column in colour_columns.items():
             if name not in players:
                 probs[:, column] = 0.0
+    # Off the gold cells, whatever is there is a warrior of a player in play: what looked gold (a
+    # white warrior in warm light) or like a colour not in play goes to the players in proportion,
+    # not to "empty".
+    off = ~on_gold
+    token = 1.0 - probs[off, EMPTY]
+    players_part = probs[off, GOLD + 1 :]
+    probs[off, GOLD + 1 :] = (
+        players_part / np.maximum(players_part.sum(axis=1, keepdims=True), 1e-12) * token[:, None]
+    )
+    probs[off, GOLD] = 0.0
+    probs[on_gold, :] = 0.0
+    probs[on_gold, GOLD] = 1.0
     probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)

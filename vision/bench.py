@@ -240,8 +240,9 @@ def main_scan(folder: Path, profile: Profile | None, as_json: bool, calibrate: b
 
 @dataclass
 class TrainingData:
-    """Every board photo's signs with their truths: slots, cells off gold against the face, and cells
-    off gold by warrior pictures (:func:`vision.tokens.hidden_signs`, where the profile has them)."""
+    """Every board photo's signs with their truths: slots, cells off gold against the face, and the
+    cells off gold whose art the profile never saw, by warrior pictures
+    (:func:`vision.tokens.hidden_signs`, where the profile has them)."""
 
     slot_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
     slot_y: list[list[bool]] = field(default_factory=list)
@@ -266,8 +267,7 @@ Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Profi
 def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
     from vision.load import read_photo
-    from vision.scan import view_cell_signs, view_slot_features
-    from vision.tokens import hidden_signs, token_match
+    from vision.scan import hidden_cells, picture_signs, view_cell_signs, view_slot_features
 
     data = TrainingData()
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
@@ -291,24 +291,26 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData
         truths = [tuple(cell) in occupied for cell in off_gold]
         data.cell_x.append(signs.features[numbers])
         data.cell_y.append(truths)
-        if profile.tokens:
-            matches = token_match(view.balanced, profile, off_gold)
-            data.hidden_x.append(hidden_signs(matches, signs.features[numbers, 1]))
-            data.hidden_y.append(truths)
+        hidden = [cell for cell in hidden_cells(profile) if cell in off_gold]
+        if profile.tokens and hidden:
+            data.hidden_x.append(picture_signs(view, profile, signs, [cell.number for cell in hidden])[1])
+            data.hidden_y.append([tuple(cell) in occupied for cell in hidden])
     return data
 
 
-def _fit(data: TrainingData, examples: str, where: str, name: str) -> None:
+def _fit(data: TrainingData, examples: str, where: str, name: str, **options: Any) -> None:
     """Fit one model on ``data``'s ``examples`` and print its weights as ``where`` holds them."""
     from vision import cells, slots, tokens
 
-    fit, model = {
+    models: dict[str, tuple[Callable[..., npt.NDArray[np.float64]], Callable[..., npt.NDArray[np.float64]]]]
+    models = {
         "slots": (slots.fit_weights, slots.palisade_probability),
         "cells": (cells.fit_weights, cells.occupied_probability),
         "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
-    }[examples]
+    }
+    fit, model = models[examples]
     x, y = data.stacked(examples)
-    weights = fit(x, y)
+    weights = fit(x, y, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
     print(f"# {where}: fitted on {len(y)} examples; {wrong} wrong on that same set")
     print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
@@ -324,6 +326,7 @@ def main_fit(folder: Path) -> int:
     from calibration.profile import default_profile
     from calibration.setup import calibrate
     from vision.scan import board_view, improvised_view
+    from vision.tokens import WEIGHED
 
     pairs = photos_with_truth(folder)
     copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
@@ -344,5 +347,5 @@ def main_fit(folder: Path) -> int:
     for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):
         data = training_data(pairs, see)
         _fit(data, "slots", "vision/slots.py", f"{label}_WEIGHTS")
-        _fit(data, "hidden", "vision/tokens.py", f"{label}_WEIGHTS")
+        _fit(data, "hidden", "vision/tokens.py", f"{label}_WEIGHTS", weighed=WEIGHED[label.lower()])
     return 0

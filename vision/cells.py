@@ -119,6 +119,9 @@ class CellSigns:
 
     features: FloatArray
     shares: FloatArray
+    #: Per target (columns as ``targets``): the share of the disc's visible pixels unlike the face
+    #: and near that target's own colour.
+    near: FloatArray
 
 
 #: The columns of :attr:`CellSigns.features`.
@@ -153,7 +156,9 @@ def cell_signs(
     face (an emblem); and, for how far to trust them, how dark the face is
     there and how much glare. Then how well the art's fine texture shows
     through (:func:`vision.texture.texture_match`) and how much texture the art has there.
-    The colour votes are :func:`colour_shares`; ``white`` is the colour of
+    The colour votes are :func:`colour_shares`, and beside them, per target, the share of pixels
+    near its colour with shade allowed (:attr:`CellSigns.near`: white and black have no colour
+    to vote with, but are far apart in it); ``white`` is the colour of
     glare in ``balanced`` (:class:`vision.rectify.Balanced`); pixels nearer
     one of the ``ignore`` colours (the palisades' wood, leaning over the
     cell) than to every target do not vote. ``details`` is
@@ -173,7 +178,8 @@ def cell_signs(
     seen = np.ones(covered.shape, bool) if hidden is None else ~cell_pixels(hidden[..., None], view)[..., 0]
     covered &= seen
     visible = np.maximum(seen.sum(axis=1), 1)
-    votes_for = covered & (nearest_distance < VOTE_LIMIT)
+    near_each = covered[..., None] & (to_target < VOTE_LIMIT)
+    votes_for = near_each.any(axis=-1)
     light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
     match, face_detail = texture_match(
         *(details or fine_detail(balanced, face)), *cell_coordinates(view), seen
@@ -193,7 +199,8 @@ def cell_signs(
     for other in ignore:
         voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
     shares = colour_shares(photo_px, voting, tuple(targets.values()), white)
-    return CellSigns(features.astype(np.float64), shares)
+    near = near_each.sum(axis=1) / visible[:, None]
+    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64))
 
 
 def colour_shares(

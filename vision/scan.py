@@ -37,7 +37,7 @@ from vision.rectify import balance, face_view, rectify, to_float
 from vision.register import register
 from vision.slots import estimate_wood, palisade_mask, read_slots, slot_features
 from vision.texture import fine_detail
-from vision.tokens import hidden_occupied, hidden_signs, token_match
+from vision.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -49,6 +49,8 @@ T = TypeVar("T")
 CONFIDENT_PATCHES = 45
 #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures too.
 MAYBE_OCCUPIED = 0.05
+#: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
+SURE_EMPTY = 0.05
 #: A hidden gold cell's pixel is gold when this near the gold's colour; a token shows this share of
 #: its cell's disc as gold at least.
 GOLD_NEAR = 0.25
@@ -57,6 +59,9 @@ GOLD_FULL_SHARE = 0.4
 #: much the colour votes count beside it (chosen on the tuning copies).
 TOKEN_MATCH_WEIGHT = 20.0
 VOTE_POWER = 0.5
+#: How sharply a larger share of pixels near a colour (:attr:`vision.cells.CellSigns.near`) makes
+#: it the likelier (chosen on the tuning copies).
+NEAR_WEIGHT = 5.0
 #: Margin around a gold cell in the crop handed to the numeral reader.
 GOLD_CROP_MARGIN_MM = 5.0
 MAX_GOLD_PX_PER_MM = 6.0
@@ -299,20 +304,44 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
         return occupied, shares
     maybe = set(np.flatnonzero(occupied > MAYBE_OCCUPIED).tolist()) - {cell.number for cell in GOLD_CELLS}
     looked_at = sorted(set(hidden) | maybe)
-    matches = token_match(view.balanced, profile, [CELLS[n] for n in looked_at], CANONICAL)
+    matches, hidden_at = picture_signs(view, profile, signs, looked_at)
     rows = {n: i for i, n in enumerate(looked_at)}
     if hidden:
-        occupied[hidden] = hidden_occupied(
-            hidden_signs(matches[[rows[n] for n in hidden]], signs.features[hidden, 1]),
-            HIDDEN_WEIGHTS[profile.kind],
-        )
+        occupied[hidden] = hidden_occupied(hidden_at[[rows[n] for n in hidden]], HIDDEN_WEIGHTS[profile.kind])
     # The pictures tell colours apart where the votes cannot (white from black, navy from green in
     # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
-    players = shares[looked_at, 1:] ** VOTE_POWER * np.exp(
-        TOKEN_MATCH_WEIGHT * (matches - matches.max(axis=1, keepdims=True))
+    # A white warrior with a faint emblem matches its picture badly and has no colour to vote with,
+    # but its pixels are near white, shade allowed, and not near black.
+    near = signs.near[looked_at, 1:]
+    players = (
+        shares[looked_at, 1:] ** VOTE_POWER
+        * np.exp(TOKEN_MATCH_WEIGHT * (matches - matches.max(axis=1, keepdims=True)))
+        * np.exp(NEAR_WEIGHT * (near - near.max(axis=1, keepdims=True)))
     )
     shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
     return occupied, shares
+
+
+def picture_signs(
+    view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int]
+) -> tuple[FloatArray, FloatArray]:
+    """For the cells ``numbers``: how well each colour's warrior picture matches there
+    (:func:`vision.tokens.token_match`), and the hidden cells' signs
+    (:func:`vision.tokens.hidden_signs`), the matches weighed against how the pictures match this
+    photo's bare art and warriors where the face says surely which (:func:`vision.tokens.match_levels`).
+    """
+    occupied = occupied_probability(signs.features)
+    seen = np.ones(len(CELLS), bool)
+    seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
+    art: list[int] = np.flatnonzero(seen & (occupied < SURE_EMPTY)).tolist()
+    warriors: list[int] = np.flatnonzero(seen & (occupied > 1 - SURE_EMPTY)).tolist()
+    matched = sorted({*numbers, *art, *warriors})
+    rows = {n: i for i, n in enumerate(matched)}
+    matches = token_match(view.balanced, profile, [CELLS[n] for n in matched], CANONICAL)
+    levels = match_levels(matches[[rows[n] for n in art]], matches[[rows[n] for n in warriors]])
+    asked = matches[[rows[n] for n in numbers]]
+    around = occupied_odds(int((seen & (occupied > 0.5)).sum()), int(seen.sum()))
+    return asked, hidden_signs(asked, signs.features[numbers, 1], *levels, around)
 
 
 #: The slot reader's and the hidden cells' weights, by how the profile's face was made

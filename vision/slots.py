@@ -89,12 +89,12 @@ WEIGHTS: tuple[float, ...] = (
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS: tuple[float, ...] = (
-    6.655, 3.497, -0.698, 0.159, 5.509, -7.020, -2.228, 10.321,
-    -1.717,
+    4.938, 2.642, 0.493, 0.728, 5.847, -7.805, -1.993, 8.648,
+    -1.039,
 )  # fmt: skip
 IMPROVISED_WEIGHTS: tuple[float, ...] = (
-    5.299, 4.634, -0.626, -2.366, 4.489, -3.340, 0.118, 0.153,
-    -1.893,
+    5.322, 4.366, -0.650, -3.767, 5.625, -4.955, 0.104, -0.277,
+    -0.021,
 )  # fmt: skip
 
 
@@ -204,7 +204,10 @@ def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDA
 HIDDEN_LINE = 0.7
 #: ...when there are at least this many such slots.
 MIN_WOOD_SLOTS = 2
-WOOD_LIT_PERCENTILE = 80
+#: The wood's brightness is that of its lit faces: this percentile of those slots' pixels. Its
+#: shaded side and foot are darker, which the comparison allows (:data:`WOOD_MIN_SHADE`), but not
+#: lighter; at the 80th percentile a palisade's lit face read too light to be wood.
+WOOD_LIT_PERCENTILE = 90
 
 
 def estimate_wood(

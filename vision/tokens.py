@@ -6,6 +6,13 @@ colour's warrior looks like (:attr:`calibration.profile.Profile.tokens`):
 the same print, emblem and all, on every warrior of that colour. Each such
 cell is searched for each warrior's middle, at every turn and offset a hand
 puts a warrior down with; art seldom looks like a warrior's emblem.
+
+How well a picture matches depends on the photo (light, blur, angle) and on
+the copy (a faint emblem matches worse than a bold one), so a hidden cell's
+best match is read against the same picture's matches in the same photo: on
+cells the face shows surely empty, and on cells surely holding a warrior
+(:func:`match_levels`). A fixed bar, with the share of token colours to help
+it, read an empty corner printed in a token's colour as a warrior.
 """
 
 from __future__ import annotations
@@ -34,12 +41,28 @@ REACH_MM = 6.0
 BLUR_PX = 0.8
 
 #: The columns of :func:`hidden_signs`.
-FEATURES = ("token_match", "token_coloured")
+FEATURES = ("match_above_art", "token_coloured", "occupied_around")
 #: Logistic weights over the features and a constant, with a profile learnt from a setup photo
 #: and with one improvised from the photo read, fitted on the tuning copies only
-#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
-LEARNT_WEIGHTS: tuple[float, ...] = (19.041, 10.369, -16.311)
-IMPROVISED_WEIGHTS: tuple[float, ...] = (6.842, 7.721, -4.623)
+#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again). Each kind weighs the columns
+#: :data:`WEIGHED` names; the others' weights are 0.
+LEARNT_WEIGHTS: tuple[float, ...] = (10.400, 0.000, 1.305, -3.872)
+IMPROVISED_WEIGHTS: tuple[float, ...] = (6.457, 2.690, 0.000, -3.213)
+#: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
+#: cell's share of token colours says more about its art than about a warrior (an empty corner
+#: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
+#: the odds of a warrior on any cell. Where the face was improvised no cell is seen against it.
+WEIGHED = {"learnt": (0, 2), "improvised": (0, 1)}
+
+#: How well a colour's picture matches bare art and a warrior of its own colour, for a photo that
+#: shows no cell surely empty or none surely holding that colour (the tuning copies' medians).
+ART_MATCH = 0.36
+WARRIOR_MATCH = 0.94
+#: The art's level is this percentile of the matches over the cells surely empty: art that
+#: happens to look like a warrior is what a hidden cell must be told from.
+ART_PERCENTILE = 90
+#: Below this gap between the two levels the photo cannot tell them apart; the gap is kept at least this.
+MIN_GAP = 0.1
 
 
 @lru_cache(maxsize=8)
@@ -90,10 +113,59 @@ def token_match(
     return result
 
 
-def hidden_signs(matches: FloatArray, token_coloured: FloatArray) -> FloatArray:
-    """The signs weighed on a hidden cell: its best warrior match, and its share of token colours."""
-    best = matches.max(axis=1) if matches.shape[1] else np.zeros(len(matches))
-    return np.column_stack([best, token_coloured])
+def match_levels(art: FloatArray, warriors: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per colour (the columns of :func:`token_match`), how well its picture matches this photo's
+    bare art and its warriors of that colour.
+
+    ``art`` holds the matches of cells surely empty; ``warriors`` those of cells surely holding a
+    warrior, each taken for the colour whose picture matches it best (the pictures tell white from
+    black, where the colour votes cannot). A photo's light, blur and angle raise or lower every
+    match alike: a hidden cell is judged against these levels, not against a fixed bar. A colour
+    seen on no such cell takes the other colours' middle, or :data:`WARRIOR_MATCH`.
+
+    >>> art = np.array([[0.2, 0.3], [0.4, 0.1]])
+    >>> warriors = np.array([[0.9, 0.2], [0.3, 0.5]])
+    >>> [level.round(2).tolist() for level in match_levels(art, warriors)]
+    [[0.38, 0.28], [0.9, 0.5]]
+    """
+    colours = warriors.shape[1]
+    art_level = np.percentile(art, ART_PERCENTILE, axis=0) if len(art) >= 2 else np.full(colours, ART_MATCH)
+    best = warriors.argmax(axis=1)
+    seen = {k: float(np.median(warriors[best == k, k])) for k in set(best.tolist())}
+    fallback = float(np.median(list(seen.values()))) if seen else WARRIOR_MATCH
+    warrior_level = np.array([seen.get(k, fallback) for k in range(colours)])
+    return art_level, warrior_level
+
+
+def hidden_signs(
+    matches: FloatArray,
+    token_coloured: FloatArray,
+    art_level: FloatArray,
+    warrior_level: FloatArray,
+    occupied_around: float = 0.0,
+) -> FloatArray:
+    """The signs weighed on a hidden cell: how far its best warrior match rises from the art's level
+    towards the warriors' (:func:`match_levels`; 0 at the art's, 1 at the warriors'), its share of
+    token colours, and the log odds of a warrior on the cells seen against the face
+    (:func:`occupied_odds`; the same for every hidden cell of a photo)."""
+    around = np.full(len(matches), occupied_around)
+    if not matches.shape[1]:
+        return np.column_stack([np.zeros(len(matches)), token_coloured, around])
+    best = matches.argmax(axis=1)
+    gap = np.maximum(warrior_level[best] - art_level[best], MIN_GAP)
+    above = (matches.max(axis=1) - art_level[best]) / gap
+    return np.column_stack([above, token_coloured, around])
+
+
+def occupied_odds(occupied: int, seen: int) -> float:
+    """The log odds of a warrior on a cell, from ``occupied`` of ``seen`` other cells (one more
+    of each, so that none seen is even odds). A board full everywhere else is likely full on the
+    cells whose art the profile never saw; on an early board they are likely empty.
+
+    >>> occupied_odds(0, 0), round(occupied_odds(28, 28), 2)
+    (0.0, 3.37)
+    """
+    return float(np.log((occupied + 1) / (seen - occupied + 1)))
 
 
 def hidden_occupied(signs: FloatArray, weights: npt.ArrayLike = LEARNT_WEIGHTS) -> FloatArray:
@@ -101,6 +173,13 @@ def hidden_occupied(signs: FloatArray, weights: npt.ArrayLike = LEARNT_WEIGHTS) 
     return logistic(np.column_stack([signs, np.ones(len(signs))]), weights)
 
 
-def fit_hidden_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
-    """Weights for :func:`hidden_occupied`, fitted to cells whose truth is known."""
-    return fit_logistic(np.column_stack([signs, np.ones(len(signs))]), labels)
+def fit_hidden_weights(
+    signs: FloatArray, labels: npt.NDArray[np.bool_], weighed: tuple[int, ...] | None = None
+) -> FloatArray:
+    """Weights for :func:`hidden_occupied`, fitted to cells whose truth is known, on the columns
+    ``weighed`` (all by default; the others' weights are 0)."""
+    columns = [*(range(signs.shape[1]) if weighed is None else weighed), signs.shape[1]]
+    fitted = fit_logistic(np.column_stack([signs, np.ones(len(signs))])[:, columns], labels)
+    weights = np.zeros(signs.shape[1] + 1)
+    weights[columns] = fitted
+    return weights
