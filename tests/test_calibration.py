@@ -25,7 +25,14 @@ from calibration.profile import (
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import Cell
 from vision.geometry import board_corners_mm
-from vision.grid import MIN_CROSSINGS, gold_candidates, gold_homographies, locate_by_grid, refine_on_grid
+from vision.grid import (
+    MIN_CROSSINGS,
+    gold_candidates,
+    gold_homographies,
+    gold_map,
+    locate_by_grid,
+    refine_on_grid,
+)
 from vision.load import load_photo
 from vision.metrics import compare
 from vision.scan import scan
@@ -216,7 +223,7 @@ def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims() -> None:
     gold = np.array(REFERENCE_GOLD[::-1], float)
     by_blobs = [
         refine_on_grid(loaded.image, h)[1]
-        for h, _ in gold_homographies(gold_candidates(loaded.image, gold)[0])
+        for h, _ in gold_homographies(gold_candidates(gold_map(loaded.image, gold))[0])
     ]
     assert max(by_blobs, default=0) < MIN_CROSSINGS
     fit = locate_by_grid(loaded.image, gold)

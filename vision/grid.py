@@ -118,22 +118,32 @@ def gold_likeness(
     return alike.astype(np.float32), (norm / np.maximum(grey[..., 0], 1e-3)).astype(np.float32)
 
 
-def _gold_map(image: Image, gold_bgr: npt.ArrayLike) -> tuple[Image, float, FloatImage, FloatImage]:
-    """The photo reduced for the search, its scale, and each pixel's :func:`gold_likeness` with the
-    light's colour (:func:`light_colour`) taken off first, so that warm or cold light does not turn
-    gold into something else."""
+@dataclass(frozen=True, eq=False)
+class GoldMap:
+    """The photo reduced for the gold search (``scale`` of the photo's size), and each pixel's
+    :func:`gold_likeness` with the light's colour (:func:`light_colour`) taken off first, so that
+    warm or cold light does not turn gold into something else."""
+
+    small: Image
+    scale: float
+    alike: FloatImage
+    saturation: FloatImage
+
+
+def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
+    """:class:`GoldMap` of ``image``, for :func:`gold_candidates` and :func:`circle_candidates`."""
     factor = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
     small = (
         cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
     )
     pixels = small.astype(np.float32)
     alike, saturation = gold_likeness(pixels, light_colour(pixels), gold_bgr)
-    return cast(Image, small), factor, alike, saturation
+    return GoldMap(cast(Image, small), factor, alike, saturation)
 
 
-def gold_candidates(image: Image, gold_bgr: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def gold_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of blobs the colour of gold and the size of a token, and their roundness."""
-    small, factor, alike, saturation = _gold_map(image, gold_bgr)
+    small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
     total = small.shape[0] * small.shape[1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     centres: list[tuple[float, float]] = []
@@ -169,14 +179,14 @@ def gold_candidates(image: Image, gold_bgr: npt.ArrayLike) -> tuple[FloatArray, 
     return found[order], np.array(scores, np.float64)[order]
 
 
-def circle_candidates(image: Image, gold_bgr: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of circles the size of a token whose disc is mostly the colour of gold,
     strongest circle first, and the share of each disc that is gold.
 
     On art printed in ochre the gold runs into the art around it and no blob of gold alone is round
     (:func:`gold_candidates` misses it), but a token's rim still draws a circle.
     """
-    small, factor, alike, saturation = _gold_map(image, gold_bgr)
+    small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
     total = small.shape[0] * small.shape[1]
     smallest = max(3, int(np.sqrt(MIN_TOKEN_AREA * total / np.pi)))
     largest = int(np.sqrt(MAX_TOKEN_AREA * total / np.pi)) + 1
@@ -459,8 +469,10 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     confirms one.
     """
     best: GridFit | None = None
+    # One map of the gold serves both ways of finding the tokens.
+    seen = gold_map(image, gold_bgr)
     for find in (gold_candidates, circle_candidates):
-        candidates, roundness = find(image, gold_bgr)
+        candidates, roundness = find(seen)
         if find is circle_candidates:
             # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
             roundness = np.zeros(len(candidates))
