@@ -63,10 +63,14 @@ TOKEN_ROUNDNESS = 0.88
 TOKEN_OFF_CENTRE_MM = 10.0
 #: A corner holds a warrior when this share of its disc is of colours rare on the empty cells...
 RARE_SHARE = 0.3
-#: ...(a colour is rare when fewer than this share of the empty cells' pixels fall in its bin)...
+#: ...(a colour is rare when fewer than this share of the empty cells' pixels fall in its bin, or
+#: when it is at least this many times as frequent in the disc as on the empty cells: a black
+#: warrior's colour is rare on snowy art with a few dark specks)...
 RARE_FREQUENCY = 2e-4
+RARE_RATIO = 100.0
 #: ...or when its disc is this much more one colour than nine in ten empty cells (a white warrior
-#: on pale art), or this much one colour at all.
+#: on pale art), or this much one colour at all; but not on art whose empty cells are themselves
+#: this much one colour (snow), where only rare colours tell.
 UNIFORM_MARGIN = 0.05
 UNIFORM_CAP = 0.99
 #: Two corner colours nearer than this (CIE76 delta E, the light's colour taken off) are one colour.
@@ -243,9 +247,13 @@ def _corner_colours(pixels: Floats, white: FloatArray) -> list[FloatArray]:
     present = []
     for cell in CORNERS:
         disc = pixels[cell.number]
-        rare = float((frequency[_colour_bins(disc, white)] < RARE_FREQUENCY).mean())
+        disc_bins = _colour_bins(disc, white)
+        here = np.bincount(disc_bins, minlength=16**3)[disc_bins] / len(disc_bins)
+        on_empty = frequency[disc_bins]
+        rare = float(((on_empty < RARE_FREQUENCY) | (RARE_RATIO * on_empty < here)).mean())
         colour, uniform = dominant_colour(disc)
-        present.append(rare >= RARE_SHARE or uniform >= min(uniform_empty + UNIFORM_MARGIN, UNIFORM_CAP))
+        plain = uniform_empty < UNIFORM_CAP and uniform >= min(uniform_empty + UNIFORM_MARGIN, UNIFORM_CAP)
+        present.append(rare >= RARE_SHARE or plain)
         found.append(colour)
     count = present.index(False) if False in present else len(present)
     if count < 2 or any(present[count:]):

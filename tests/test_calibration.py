@@ -23,7 +23,7 @@ from calibration.profile import (
     save_profile,
 )
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
-from engine.board import Cell
+from engine.board import SLOTS, Cell
 from vision.geometry import board_corners_mm
 from vision.grid import (
     MIN_CROSSINGS,
@@ -33,6 +33,8 @@ from vision.grid import (
     locate_by_grid,
     refine_on_grid,
 )
+from vision.improvise import _bare_lines
+from vision.learn import FACE_VIEW
 from vision.load import load_photo
 from vision.metrics import compare
 from vision.scan import scan
@@ -92,6 +94,18 @@ def test_the_setup_photos_board_is_found_to_the_millimetre() -> None:
     seen = cv2.perspectiveTransform(grid[None], fit.homography)[0]
     back = cv2.perspectiveTransform(seen[None], np.linalg.inv(truth))[0]
     assert np.abs(back - grid).max() < 0.6
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_setup_on_snowy_art_counts_its_corners(seed: int, players: int) -> None:
+    # Snow's empty cells are as much one colour as a warrior: only colours rare on them tell, and a
+    # black warrior's is rare even where the art has a few dark specks.
+    snowy = next(copy for copy in TUNING_COPIES if copy.name == "frostmere")
+    photo = render_setup(seed, snowy, snowy.keys[:players], size=SIZE, quality=92, tilt_deg=20.0)
+    profile = calibrate(photo.data).profile
+    assert len(profile.colours) == players
+    assert next(iter(profile.colours)) == "black"
 
 
 def test_named_players_name_the_corners() -> None:
@@ -271,3 +285,19 @@ def test_colour_names() -> None:
     assert colour_name((200, 40, 40)) == "red"
     assert unique_names(["red", "red", "red"]) == ["red", "red-2", "red-3"]
     assert CORNERS[0] == Cell(0, 0)
+
+
+@pytest.mark.parametrize("lean_mm", [0.0, 8.0])
+def test_an_improvised_face_is_bare_as_far_as_a_palisade_would_lean(lean_mm: float) -> None:
+    # A steep photo shows a palisade's top several millimetres off its line: the improvised face
+    # must not keep it there, or the slot reader would compare the palisade with itself.
+    s = FACE_VIEW.px_per_mm
+    face = np.full((round(265 * s), round(400 * s), 3), 150, np.uint8)
+    line_y = 20.0 + 45.0  # the line between the first two rows
+    top = round((line_y + 8.0) * s)
+    face[top - round(s) : top + round(s), round(30 * s) : round(370 * s)] = (40, 90, 160)
+    bare = _bare_lines(face, np.tile([0.0, lean_mm], (len(SLOTS), 1)))
+    # Within one cell, clear of the bands round the lines across.
+    stripe = bare[top - round(s) : top + round(s), round(75 * s) : round(100 * s)].astype(float)
+    left_alone = bool(np.abs(stripe - (40, 90, 160)).max() < 1)
+    assert left_alone == (lean_mm == 0.0)

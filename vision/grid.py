@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from engine.board import COLS, GOLD_CELLS, ROWS
 from vision.geometry import GRID_LINE_MM, MARGIN_MM, PITCH_MM, View, board_corners_mm, cell_centre_mm
+from vision.lattice import settle
 from vision.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]
@@ -63,6 +64,12 @@ MIN_BLOCKS = 5
 BLOCK_AGREE_MM = 2.5
 ARM_MM = 14.0
 MIN_CROSSINGS = 12
+#: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
+#: art the colour of gold makes false candidates, the right way can rank low.
+LAYOUTS = 16
+#: A settled fit shows at least this much gold, summed over the 8 gold cells' discs
+#: (:func:`vision.lattice.settle`).
+MIN_GOLD_SUM = 4.0
 #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
 CONFIRMING_CROSSINGS = 30
 
@@ -141,6 +148,11 @@ def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
     return GoldMap(cast(Image, small), factor, alike, saturation)
 
 
+def gold_mask(seen: GoldMap) -> Image:
+    """1 where :class:`GoldMap`'s pixels look like gold at the lowest saturation floor, else 0."""
+    return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
+
+
 def gold_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of blobs the colour of gold and the size of a token, and their roundness."""
     small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
@@ -186,7 +198,7 @@ def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
     On art printed in ochre the gold runs into the art around it and no blob of gold alone is round
     (:func:`gold_candidates` misses it), but a token's rim still draws a circle.
     """
-    small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
+    small, factor = seen.small, seen.scale
     total = small.shape[0] * small.shape[1]
     smallest = max(3, int(np.sqrt(MIN_TOKEN_AREA * total / np.pi)))
     largest = int(np.sqrt(MAX_TOKEN_AREA * total / np.pi)) + 1
@@ -195,7 +207,7 @@ def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
         grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 1.5 * smallest, param1=CIRCLE_EDGE, param2=CIRCLE_ROUNDNESS,
         minRadius=smallest, maxRadius=largest,
     )  # fmt: skip
-    gold = ((alike > GOLD_ALIKE) & (saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
+    gold = gold_mask(seen)
     centres, shares = [], []
     for x, y, radius in np.zeros((0, 3)) if found is None else found[0]:
         disc = np.zeros(gold.shape, np.uint8)
@@ -214,7 +226,23 @@ BOARD_CORNERS_MM = board_corners_mm()
 ALONG_ROW = np.array([PITCH_MM, 0.0])
 GOLD_MM = np.array([cell_centre_mm(cell) for cell in GOLD_CELLS], np.float64)
 #: Quadruples of gold cells, spread over the board, whose homography is tried first.
-_BASES = ((0, 4, 7, 3), (1, 5, 6, 2), (0, 5, 6, 3), (1, 4, 7, 2))
+BASES = ((0, 4, 7, 3), (1, 5, 6, 2), (0, 5, 6, 3), (1, 4, 7, 2))
+#: Then every other quadruple of gold cells enclosing at least this area (mm²; the grid's is 81,000).
+MIN_BASIS_AREA_MM2 = 15_000.0
+
+
+def _spread_bases(min_area: float) -> tuple[tuple[int, ...], ...]:
+    """Quadruples of gold cells but :data:`BASES` whose hull has 4 corners and ``min_area`` mm²."""
+    tried = {frozenset(basis) for basis in BASES}
+    bases = []
+    for quad in itertools.combinations(range(len(GOLD_MM)), 4):
+        hull = cv2.convexHull(GOLD_MM[list(quad)].astype(np.float32))
+        if len(hull) == 4 and cv2.contourArea(hull) >= min_area and frozenset(quad) not in tried:
+            bases.append(quad)
+    return tuple(bases)
+
+
+SPREAD_BASES = _spread_bases(MIN_BASIS_AREA_MM2)
 
 
 def _homographies(src: FloatArray, dst: FloatArray) -> FloatArray:
@@ -248,7 +276,9 @@ def _project(h: FloatArray, points: FloatArray) -> FloatArray:
     return cast(FloatArray, p[..., :2] / p[..., 2:3])
 
 
-def gold_homographies(candidates: FloatArray, keep: int = 4) -> list[tuple[FloatArray, int]]:
+def gold_homographies(
+    candidates: FloatArray, keep: int = 4, bases: tuple[tuple[int, ...], ...] = BASES
+) -> list[tuple[FloatArray, int]]:
     """Homographies putting the most gold cells on candidate tokens, best first, and how many each puts.
 
     Each is refitted on all the tokens it hits.
@@ -258,7 +288,7 @@ def gold_homographies(candidates: FloatArray, keep: int = 4) -> list[tuple[Float
         return []
     found: list[tuple[int, float, FloatArray]] = []
     tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
-    for basis in _BASES:
+    for basis in bases:
         h = _homographies(GOLD_MM[list(basis)], candidates[tuples])
         with np.errstate(invalid="ignore", divide="ignore"):
             projected = _project(h, GOLD_MM)
@@ -296,12 +326,24 @@ def gold_homographies(candidates: FloatArray, keep: int = 4) -> list[tuple[Float
     return kept
 
 
-def _refit(h: FloatArray, candidates: FloatArray) -> tuple[FloatArray, int] | None:
+def _nearest_hits(
+    h: FloatArray, candidates: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """For each gold cell, the candidate nearest where ``h`` puts it, and whether it is near enough."""
     projected = _project(h[None], GOLD_MM)[0]
     pitch = np.linalg.norm(_project(h[None], GOLD_MM + ALONG_ROW)[0] - projected, axis=-1)
     distance = np.linalg.norm(projected[:, None, :] - candidates[None, :, :], axis=-1)
     nearest = np.argmin(distance, axis=1)
-    hit = distance[np.arange(len(GOLD_MM)), nearest] < HIT_RADIUS * pitch
+    return nearest, distance[np.arange(len(GOLD_MM)), nearest] < HIT_RADIUS * pitch
+
+
+def gold_hits(h: FloatArray, candidates: FloatArray) -> int:
+    """How many gold cells ``h`` (board mm to photo pixels) puts on a candidate token."""
+    return int(_nearest_hits(h, candidates)[1].sum()) if len(candidates) else 0
+
+
+def _refit(h: FloatArray, candidates: FloatArray) -> tuple[FloatArray, int] | None:
+    nearest, hit = _nearest_hits(h, candidates)
     if hit.sum() < 4:
         return None
     refit, _ = cv2.findHomography(GOLD_MM[hit], candidates[nearest[hit]], 0)
@@ -322,6 +364,9 @@ def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
             points.append((MARGIN_MM + col * PITCH_MM, MARGIN_MM + row * PITCH_MM))
             arms.append((col > 0, col < COLS, row > 0, row < ROWS))
     return np.array(points, np.float64), arms
+
+
+CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 
 
 def _line_map(grey: Image, view: View) -> FloatImage:
@@ -423,21 +468,38 @@ def refine_on_grid(
     Returns the refined homography, how many crossings agreed, and how many were looked for.
     """
     grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    points, arms = _crossings_mm()
     scale = view.from_mm()
-    agreeing = 0
     reduced, to_reduced = reduce_for_view(grey, homography, view)
     lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
     coarse = _align_blocks(lines, view, BLOCK_SEARCH_MM)
+    starts = [homography]
     if coarse is not None:
-        homography = homography @ np.linalg.inv(scale) @ coarse @ scale
+        # Where warriors and palisades hide much of the grid, the blocks can agree on a wrong
+        # correction: unless it is confirmed, the crossings are looked for from where the gold put
+        # the board too, and the start more of them agree with is kept.
+        starts.insert(0, homography @ np.linalg.inv(scale) @ coarse @ scale)
+    best, most = starts[0], 0
+    for start in starts:
+        refined, agreeing = _onto_crossings(grey, start, view)
+        if agreeing > most:
+            best, most = refined, agreeing
+        if most >= CONFIRMING_CROSSINGS:
+            break
+    return best, most, len(CROSSINGS_MM)
+
+
+def _onto_crossings(grey: Image, homography: FloatArray, view: View) -> tuple[FloatArray, int]:
+    """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
+    less and less far, and how many agreed in the last round that enough agreed in (0 if none)."""
+    scale = view.from_mm()
+    agreeing = 0
     for search_mm in SEARCH_MM:
         reduced, to_reduced = reduce_for_view(grey, homography, view)
         lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
         reach = round((ARM_MM + search_mm) * view.px_per_mm)
         search = round(search_mm * view.px_per_mm)
         sources, targets = [], []
-        for (x_mm, y_mm), arm in zip(points, arms, strict=True):
+        for (x_mm, y_mm), arm in zip(CROSSINGS_MM, CROSSING_ARMS, strict=True):
             cx, cy = round(x_mm * view.px_per_mm), round(y_mm * view.px_per_mm)
             y0, x0 = cy - reach, cx - reach
             if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
@@ -459,25 +521,42 @@ def refine_on_grid(
             break
         agreeing = int(mask.sum())
         homography = homography @ np.linalg.inv(scale) @ correction @ scale
-    return homography, agreeing, len(points)
+    return homography, agreeing
 
 
 def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     """The board in ``image`` found by its gold tokens and printed grid, or None.
 
     Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
-    confirms one.
+    confirms one. A way that locks onto the grid is then settled where the grid's lines end and the
+    gold lies (:func:`vision.lattice.settle`): the grid alone may hold it whole cells off, or turned.
     """
     best: GridFit | None = None
-    # One map of the gold serves both ways of finding the tokens.
+    # One map of the gold serves both ways of finding the tokens and the settling.
     seen = gold_map(image, gold_bgr)
-    for find in (gold_candidates, circle_candidates):
-        candidates, roundness = find(seen)
-        if find is circle_candidates:
-            # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
-            roundness = np.zeros(len(candidates))
-        for first, hits in gold_homographies(candidates):
+    grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen)
+    to_small = np.diag([seen.scale, seen.scale, 1.0])
+    # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
+    # first bases may each miss one of them, and every spread quadruple is tried.
+    passes = ((gold_candidates, BASES), (circle_candidates, BASES), (circle_candidates, SPREAD_BASES))
+    found: dict[object, tuple[FloatArray, FloatArray]] = {}
+    for find, bases in passes:
+        if find not in found:
+            found[find] = find(seen)
+            if find is circle_candidates:
+                # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
+                found[find] = (found[find][0], np.zeros(len(found[find][0])))
+        candidates, roundness = found[find]
+        for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases):
             refined, crossings, looked_for = refine_on_grid(image, first)
+            if crossings < MIN_CROSSINGS:
+                continue
+            move, gold_sum = settle(grey, gold, to_small @ refined)
+            if gold_sum < MIN_GOLD_SUM:
+                continue
+            if not np.allclose(move, np.eye(3)):
+                refined, crossings, looked_for = refine_on_grid(image, refined @ move)
+                hits = gold_hits(refined, candidates)
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for)
             if best is None or fit.crossings > best.crossings:
                 best = fit

@@ -7,9 +7,9 @@ clearest of them are grouped by colour, and each group's picture stands in
 for that colour's warrior (:mod:`vision.tokens`), so that every cell is judged
 by how well a warrior of the board matches it, as a setup's hidden corners
 are. The face is the photo itself, with the gold, the clearest warriors and
-every palisade line's surroundings filled in from around them and the grid
-line drawn back, so that the slot reader compares each line with a line
-bare of palisades. Groups are named after the nearest known colour
+every palisade line's surroundings (as far as a palisade there would lean)
+filled in from around them and the grid line drawn back, so that the slot
+reader compares each line with a line bare of palisades. Groups are named after the nearest known colour
 (:mod:`calibration.colours`).
 """
 
@@ -42,17 +42,19 @@ from vision.learn import (
     token_image,
     top_down,
 )
+from vision.locate import camera_from_homography
+from vision.slots import leans_mm
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
-#: A cell whose best warrior outline scores this (edges along it over edges in the cell) is taken as
-#: surely holding a warrior; the most an empty cell of the tuning copies scored was about 1.7.
-SURE_OUTLINE = 1.75
+#: A cell whose best warrior outline scores this (:func:`vision.learn.outline_score`) is taken as
+#: surely holding a warrior: on the tuning copies' photos 1 empty cell in 140 scored as much.
+SURE_OUTLINE = 3.0
 #: Fewer such warriors than this, and those of the clearest outlines down to this score count too
-#: (bare art outscored it on 1 cell in 20 of the tuning copies' photos).
+#: (1 empty cell in 25 of the tuning copies' photos scored as much).
 MIN_SURE_WARRIORS = 10
-LIKELY_OUTLINE = 1.45
+LIKELY_OUTLINE = 2.5
 #: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
 SAME_PLAYER_DELTA_E = 14.0
 MAX_PLAYERS = 4
@@ -108,7 +110,8 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     # Two players at least: a board with one colour seen was still set up for two.
     for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
         colours[name] = bgr_to_rgb(white * 0.5)
-    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]))
+    camera = camera_from_homography(fit.homography, image.shape[1], image.shape[0])
+    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera))
     profile = Profile(
         name="unknown copy",
         face=face,
@@ -149,15 +152,29 @@ def _back(picture: Image) -> npt.NDArray[np.float32]:
     return cast(npt.NDArray[np.float32], picture[ring].astype(np.float32) / 255)
 
 
-def _bare_lines(face: Image) -> Image:
+def _bare_lines(face: Image, leans: FloatArray) -> Image:
     """The face with each interior grid line's surroundings filled in and the line drawn back, as
-    the line looks where no palisade stands (its colour taken from the grid's outer edge)."""
+    the line looks where no palisade stands (its colour taken from the grid's outer edge).
+
+    The surroundings reach as far as a palisade on the line leans across the face (``leans``, from
+    :func:`vision.slots.leans_mm`): filled in from nearer, a steep photo's face would take its
+    colours from the palisade's own top.
+    """
     s = FACE_VIEW.px_per_mm
     mask = np.zeros(face.shape[:2], np.uint8)
     width = max(1, round(2 * LINE_FILL_MM * s))
-    for slot in SLOTS:
+    for slot, lean in zip(SLOTS, leans, strict=True):
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
-        cv2.line(mask, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), 255, width)
+        # Steps of a quarter of the lean, narrower than the band, leave no gap between them.
+        for shift in np.linspace(0.0, 1.0, 5):
+            dx, dy = shift * lean
+            cv2.line(
+                mask,
+                (round((x0 + dx) * s), round((y0 + dy) * s)),
+                (round((x1 + dx) * s), round((y1 + dy) * s)),
+                255,
+                width,
+            )
     line_colour = _outer_line_colour(face)
     out = fill_in(face, mask)
     thickness = max(1, round(GRID_LINE_MM * s))

@@ -134,8 +134,11 @@ def place_by_colour(
 
 
 def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], view: View) -> float:
-    """How much stronger the edges are along a warrior's outline at ``place`` than over its cell:
-    well above 1 where a warrior lies, about 1 on art."""
+    """How much stronger the edges are along a warrior's outline at ``place`` than the cell's typical
+    (median) edge: above about 3 where a warrior surely lies, about 1 to 2 on art.
+
+    The median, not the mean: a light emblem on a dark back draws strong edges inside the warrior
+    that would raise the mean and hide its outline."""
     x0, y0, _, _ = view.cell_box(cell)
     edges = _cell_edges(face, cell, view, blur=False)
     x, y, angle = place
@@ -145,7 +148,7 @@ def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], vi
     cv2.polylines(along, [np.round(corners).astype(np.int32)], True, 1, max(1, round(s)))
     if not along.any():
         return 0.0
-    return float(edges[along > 0].mean() / max(float(edges.mean()), 1e-3))
+    return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
 
 
 def _outline(angle: float, s: float) -> FloatImage:

@@ -1,0 +1,99 @@
+"""Finding a board by its gold and grid: every spread basis, and settling a fit locked whole cells off.
+
+Photos are rendered from the tuning copies only.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from calibration.profile import REFERENCE_GOLD
+from vision.geometry import board_corners_mm
+from vision.grid import (
+    BASES,
+    GOLD_MM,
+    MIN_BASIS_AREA_MM2,
+    MIN_GOLD_SUM,
+    SPREAD_BASES,
+    gold_map,
+    gold_mask,
+    locate_by_grid,
+)
+from vision.lattice import lattice_move, settle
+from vision.load import Photo, load_photo
+from vision.synth.dataset import render_in_set
+
+GOLD_BGR = np.array(REFERENCE_GOLD[::-1], float)
+INSIDE_MM = np.array([[x, y] for x in np.linspace(20, 380, 9) for y in np.linspace(20, 245, 6)])
+
+
+@cache
+def game_photo() -> tuple[Photo, npt.NDArray[np.float64]]:
+    """A tuning photo of orange and white warriors (orange looks like gold), and its true homography."""
+    photo = render_in_set("copies-tuning", 207, size=(3200, 2400))
+    loaded = load_photo(photo.data)
+    truth, _ = cv2.findHomography(
+        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
+    )
+    return loaded, np.asarray(truth, np.float64)
+
+
+def _error_mm(homography: npt.NDArray[np.float64], truth: npt.NDArray[np.float64]) -> float:
+    seen = cv2.perspectiveTransform(INSIDE_MM[None], homography)[0]
+    return float(np.abs(cv2.perspectiveTransform(seen[None], np.linalg.inv(truth))[0] - INSIDE_MM).max())
+
+
+def test_a_move_shifts_and_turns_the_board() -> None:
+    turned = lattice_move(0, 0, half_turn=True)
+    # Turned half round, the grid's corners swap, and turning twice is no move.
+    corners = np.c_[board_corners_mm(), np.ones(4)] @ turned.T
+    assert np.allclose(corners[:, :2], board_corners_mm()[[2, 3, 0, 1]])
+    assert np.allclose(turned @ turned, np.eye(3))
+    assert np.allclose(lattice_move(2, -1) @ np.array([0.0, 0.0, 1.0]), [90.0, -45.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("cols", "rows", "half_turn"), [(0, 0, False), (0, 0, True), (2, 0, False), (-2, 1, True), (1, -1, False)]
+)
+def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(cols: int, rows: int, half_turn: bool) -> None:
+    photo, truth = game_photo()
+    seen = gold_map(photo.image, GOLD_BGR)
+    wrong = truth @ np.linalg.inv(lattice_move(cols, rows, half_turn))
+    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
+    move, gold_sum = settle(grey, gold_mask(seen), np.diag([seen.scale, seen.scale, 1.0]) @ wrong)
+    assert _error_mm(wrong @ move, truth) < 0.5
+    assert gold_sum >= MIN_GOLD_SUM
+
+
+def test_a_board_seen_from_its_far_side_among_gold_looking_warriors_is_found_right_way_round() -> None:
+    photo, truth = game_photo()
+    fit = locate_by_grid(photo.image, GOLD_BGR)
+    assert fit is not None
+    assert _error_mm(fit.homography, truth) < 2.0
+
+
+def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found() -> None:
+    # The gold's rims show on ochre art for only some tokens: every spread quadruple of gold cells
+    # is tried once the first four fail.
+    photo = render_in_set("copies-tuning", 239, size=(3200, 2400))
+    loaded = load_photo(photo.data)
+    truth, _ = cv2.findHomography(
+        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
+    )
+    fit = locate_by_grid(loaded.image, GOLD_BGR)
+    assert fit is not None
+    assert _error_mm(fit.homography, np.asarray(truth, np.float64)) < 2.0
+
+
+def test_the_spread_bases_are_new_and_spread() -> None:
+    tried = {frozenset(basis) for basis in BASES}
+    assert len(SPREAD_BASES) == len({frozenset(basis) for basis in SPREAD_BASES}) > 20
+    for basis in SPREAD_BASES:
+        assert frozenset(basis) not in tried
+        hull = cv2.convexHull(GOLD_MM[list(basis)].astype(np.float32))
+        assert len(hull) == 4 and cv2.contourArea(hull) >= MIN_BASIS_AREA_MM2
