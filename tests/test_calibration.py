@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.scan
 from calibration.colours import colour_name, unique_names
 from calibration.profile import (
     REFERENCE_GOLD,
@@ -36,6 +37,7 @@ from vision.grid import (
 from vision.improvise import _bare_lines
 from vision.learn import FACE_VIEW
 from vision.load import load_photo
+from vision.locate import SEARCH_ATTEMPTS, Located, NoBoardError
 from vision.metrics import compare
 from vision.scan import scan
 from vision.synth.copies import TUNING_COPIES
@@ -301,3 +303,22 @@ def test_an_improvised_face_is_bare_as_far_as_a_palisade_would_lean(lean_mm: flo
     stripe = bare[top - round(s) : top + round(s), round(75 * s) : round(100 * s)].astype(float)
     left_alone = bool(np.abs(stripe - (40, 90, 160)).max() < 1)
     assert left_alone == (lean_mm == 0.0)
+
+
+def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A small board seen steeply can show too little of its art's features to be found by them.
+    photo = render_photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
+
+    def no_features(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+        raise NoBoardError("no_board", "no board found: too few of its art's features")
+
+    monkeypatch.setattr(vision.scan, "locate", no_features)
+    result = scan(photo.data, profile=learnt().profile)
+    assert result.located.attempt == len(SEARCH_ATTEMPTS)
+    assert not any(w.code == "unknown_copy" for w in result.warnings)
+    assert compare(result.position.to_json(), photo.truth).occupancy_right >= 39
+    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold: None)
+    with pytest.raises(NoBoardError):
+        scan(photo.data, profile=learnt().profile)

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 import vision.slots as slots_module
 import vision.tokens as tokens_module
-from calibration.profile import Profile, default_profile
+from calibration.profile import REFERENCE_GOLD, Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
@@ -29,6 +29,7 @@ from vision.assemble import Assembled, assemble
 from vision.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
+from vision.grid import GridFit, locate_by_grid
 from vision.improvise import improvise
 from vision.load import Photo, load_photo
 from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
@@ -370,12 +371,21 @@ def _view_of_some_copy(
 ) -> tuple[BoardView, Profile, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
-    With no profile given, the reference kit's is tried first; a board whose art it does not find
+    A profile's board whose art is not found is looked for by its gold and grid. With no profile
+    given, the reference kit's is tried first; a board whose art it does not find
     is then looked for by its gold and grid, and read with a profile improvised from the photo
     (:mod:`vision.improvise`).
     """
     if profile is not None:
-        return board_view(image, profile, timer), profile, False
+        try:
+            return board_view(image, profile, timer), profile, False
+        except NoBoardError as refusal:
+            # A board whose art's features were not found (small and steep, say) may still be found
+            # by its gold and grid, as an unknown copy's is.
+            fit = timer.run("locate", locate_by_grid, image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
+            if fit is None:
+                raise refusal from None
+            return board_view(image, profile, timer, grid_located(fit)), profile, False
     try:
         return board_view(image, default_profile(), timer), default_profile(), False
     except NoBoardError as refusal:
@@ -392,9 +402,13 @@ def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardVie
     improvised = timer.run("locate", improvise, image)
     if improvised is None:
         return None
-    fit = improvised.fit
-    found = Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
-    return board_view(image, improvised.profile, timer, found), improvised.profile
+    return board_view(image, improvised.profile, timer, grid_located(improvised.fit)), improvised.profile
+
+
+def grid_located(fit: GridFit) -> Located:
+    """A board found by its gold and grid (:func:`vision.grid.locate_by_grid`), as the locate stage
+    reports one: its crossings agreeing out of those looked for, after every attempt by the art."""
+    return Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
 
 
 def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:
