@@ -14,7 +14,9 @@ and how the scanner reads a board without a profile of its copy.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import cast
 
 import cv2
@@ -539,14 +541,15 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
     # first bases may each miss one of them, and every spread quadruple is tried.
     passes = ((gold_candidates, BASES), (circle_candidates, BASES), (circle_candidates, SPREAD_BASES))
-    found: dict[object, tuple[FloatArray, FloatArray]] = {}
+
+    @cache
+    def tokens(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]]) -> tuple[FloatArray, FloatArray]:
+        centres, scores = find(seen)
+        # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
+        return (centres, np.zeros(len(centres))) if find is circle_candidates else (centres, scores)
+
     for find, bases in passes:
-        if find not in found:
-            found[find] = find(seen)
-            if find is circle_candidates:
-                # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
-                found[find] = (found[find][0], np.zeros(len(found[find][0])))
-        candidates, roundness = found[find]
+        candidates, roundness = tokens(find)
         for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases):
             refined, crossings, looked_for = refine_on_grid(image, first)
             if crossings < MIN_CROSSINGS:

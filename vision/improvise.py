@@ -9,8 +9,8 @@ by how well a warrior of the board matches it, as a setup's hidden corners
 are. The face is the photo itself, with the gold, the clearest warriors and
 every palisade line's surroundings (as far as a palisade there would lean)
 filled in from around them and the grid line drawn back, so that the slot
-reader compares each line with a line bare of palisades. Groups are named after the nearest known colour
-(:mod:`calibration.colours`).
+reader compares each line with a line bare of palisades. Groups are named
+after the nearest known colour (:mod:`calibration.colours`).
 """
 
 from __future__ import annotations

@@ -371,9 +371,9 @@ def _view_of_some_copy(
 ) -> tuple[BoardView, Profile, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
-    A profile's board whose art is not found is looked for by its gold and grid. With no profile
-    given, the reference kit's is tried first; a board whose art it does not find
-    is then looked for by its gold and grid, and read with a profile improvised from the photo
+    A board whose art the profile's features do not find is looked for by its gold and grid. With
+    no profile given, the reference kit's is tried first; a board whose art it does not find is
+    then looked for by its gold and grid, and read with a profile improvised from the photo
     (:mod:`vision.improvise`).
     """
     if profile is not None:
