@@ -1,4 +1,4 @@
-"""Finding a board by its gold and grid: every spread basis, and settling a fit locked whole cells off.
+"""Finding a board by its gold, outline and grid, and settling a fit locked whole cells off or turned.
 
 Photos are rendered from the tuning copies only.
 """
@@ -17,12 +17,18 @@ from vision.geometry import board_corners_mm
 from vision.grid import (
     BASES,
     GOLD_MM,
+    LAYOUTS,
     MIN_BASIS_AREA_MM2,
     MIN_GOLD_SUM,
     SPREAD_BASES,
+    GoldMap,
+    circle_candidates,
+    gold_candidates,
+    gold_homographies,
     gold_map,
     gold_mask,
     locate_by_grid,
+    outline_quads,
 )
 from vision.lattice import lattice_move, settle
 from vision.load import Photo, load_photo
@@ -97,3 +103,33 @@ def test_the_spread_bases_are_new_and_spread() -> None:
         assert frozenset(basis) not in tried
         hull = cv2.convexHull(GOLD_MM[list(basis)].astype(np.float32))
         assert len(hull) == 4 and cv2.contourArea(hull) >= MIN_BASIS_AREA_MM2
+
+
+def test_a_board_whose_gold_shows_too_few_round_tokens_is_found_by_its_outline() -> None:
+    # Ochre art runs into most of the gold: no way of laying the gold comes near, but the board's
+    # edge outlines it, and the grid and the gold settle which way round it lies.
+    photo = render_in_set("copies-tuning", 245, size=(3200, 2400))
+    loaded = load_photo(photo.data)
+    truth, _ = cv2.findHomography(
+        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
+    )
+    seen = gold_map(loaded.image, GOLD_BGR)
+    for find in (gold_candidates, circle_candidates):
+        for bases in (BASES, SPREAD_BASES):
+            for first, _ in gold_homographies(find(seen)[0], keep=LAYOUTS, bases=bases):
+                assert _error_mm(first, np.asarray(truth, np.float64)) > 20.0
+    fit = locate_by_grid(loaded.image, GOLD_BGR)
+    assert fit is not None
+    assert _error_mm(fit.homography, np.asarray(truth, np.float64)) < 2.0
+
+
+def test_a_four_cornered_outline_is_found_round_its_corners() -> None:
+    small = np.full((600, 800, 3), 200, np.uint8)
+    corners = np.array([[150, 120], [640, 90], [700, 480], [110, 520]], np.int32)
+    cv2.fillConvexPoly(small, corners, (60, 50, 40))
+    flat = np.zeros(small.shape[:2], np.float32)
+    quads = outline_quads(GoldMap(small, 0.5, flat, flat))
+    assert len(quads) == 1
+    # In the photo's own pixels (twice the reduced ones), each corner within a few pixels.
+    gaps = np.linalg.norm(quads[0][:, None] - 2.0 * corners[None], axis=-1)
+    assert gaps.min(axis=0).max() < 8.0 and gaps.min(axis=1).max() < 8.0

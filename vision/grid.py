@@ -4,8 +4,10 @@ Every copy of the game has the same 8 gold tokens on the same 8 cells, and a
 grid of thin dark lines printed on every cell edge. The gold tokens are
 found as yellow discs; four of them, matched to four gold cells, give a
 homography, kept when the other gold cells land on gold tokens too (the
-layout has no symmetry, so only the right way up fits them all). The grid's
-crossings then pull that homography onto the printed lines.
+layout has no symmetry, so only the right way up fits them all). Where too
+few tokens show, the board's outline gives a homography instead. The grid's
+crossings then pull that homography onto the printed lines, and the grid's
+extent and the gold settle where on them the board lies (:mod:`vision.lattice`).
 
 This is how a setup photo of a copy never seen is found (:mod:`calibration.setup`),
 and how the scanner reads a board without a profile of its copy.
@@ -14,9 +16,9 @@ and how the scanner reads a board without a profile of its copy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import cast
 
 import cv2
@@ -66,6 +68,11 @@ MIN_BLOCKS = 5
 BLOCK_AGREE_MM = 2.5
 ARM_MM = 14.0
 MIN_CROSSINGS = 12
+#: A board's outline: edges at these thresholds (cv2.Canny), enclosing at least this share of the
+#: reduced photo, its hull four-cornered within this share of its perimeter (cv2.approxPolyDP).
+OUTLINE_EDGES = ((30, 90), (60, 150))
+MIN_OUTLINE_AREA = 0.04
+OUTLINE_APPROX = 0.02
 #: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
 #: art the colour of gold makes false candidates, the right way can rank low.
 LAYOUTS = 16
@@ -74,6 +81,12 @@ LAYOUTS = 16
 MIN_GOLD_SUM = 4.0
 #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
 CONFIRMING_CROSSINGS = 30
+
+
+#: Quadruples of gold cells to lay on the candidates; and a start for the grid: a homography, the gold
+#: cells it put on candidates (None if not laid by them), the candidates and their roundness.
+Bases = tuple[tuple[int, ...], ...]
+Start = tuple[FloatArray, int | None, FloatArray, FloatArray]
 
 
 @dataclass(frozen=True, eq=False)
@@ -526,6 +539,46 @@ def _onto_crossings(grey: Image, homography: FloatArray, view: View) -> tuple[Fl
     return homography, agreeing
 
 
+def outline_quads(seen: GoldMap) -> list[FloatArray]:
+    """Convex four-cornered outlines (photo pixels, round the outline) large enough to be a board:
+    the board's edge against the table, or its frame's printed lines."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    total = grey.shape[0] * grey.shape[1]
+    quads: list[FloatArray] = []
+    for low, high in OUTLINE_EDGES:
+        edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if area < MIN_OUTLINE_AREA * total:
+                continue
+            corners = cv2.approxPolyDP(hull, OUTLINE_APPROX * cv2.arcLength(hull, True), True)
+            if len(corners) != 4:
+                continue
+            quad = corners.reshape(4, 2).astype(np.float64)
+            # The same outline at another edge threshold.
+            if any(
+                np.abs(quad[:, None] - other[None]).sum(axis=-1).min(axis=1).max() < 0.01 * np.sqrt(total)
+                for other in quads
+            ):
+                continue
+            quads.append(quad)
+    return [quad / seen.scale for quad in quads]
+
+
+def outline_homographies(seen: GoldMap) -> list[FloatArray]:
+    """Homographies putting the board's corners on each outline's (:func:`outline_quads`), its long
+    side either way: turned half round or not is for :func:`vision.lattice.settle` to tell."""
+    found = []
+    for quad in outline_quads(seen):
+        for turn in (0, 1):
+            homography, _ = cv2.findHomography(BOARD_CORNERS_MM, np.roll(quad, turn, axis=0))
+            if homography is not None:
+                found.append(cast(FloatArray, homography))
+    return found
+
+
 def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     """The board in ``image`` found by its gold tokens and printed grid, or None.
 
@@ -534,13 +587,10 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     gold lies (:func:`vision.lattice.settle`): the grid alone may hold it whole cells off, or turned.
     """
     best: GridFit | None = None
-    # One map of the gold serves both ways of finding the tokens and the settling.
+    # One map of the gold serves every way of finding the tokens and the settling.
     seen = gold_map(image, gold_bgr)
     grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen)
     to_small = np.diag([seen.scale, seen.scale, 1.0])
-    # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
-    # first bases may each miss one of them, and every spread quadruple is tried.
-    passes = ((gold_candidates, BASES), (circle_candidates, BASES), (circle_candidates, SPREAD_BASES))
 
     @cache
     def tokens(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]]) -> tuple[FloatArray, FloatArray]:
@@ -548,9 +598,27 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
         # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
         return (centres, np.zeros(len(centres))) if find is circle_candidates else (centres, scores)
 
-    for find, bases in passes:
+    def layouts(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]], bases: Bases) -> Iterator[Start]:
         candidates, roundness = tokens(find)
         for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases):
+            yield first, hits, candidates, roundness
+
+    def outlines() -> Iterator[Start]:
+        candidates, roundness = tokens(gold_candidates)
+        for first in outline_homographies(seen):
+            yield first, None, candidates, roundness
+
+    # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
+    # first bases may each miss one of them, and every spread quadruple is tried; where the gold
+    # still fails, the board's own outline.
+    passes = (
+        partial(layouts, gold_candidates, BASES),
+        partial(layouts, circle_candidates, BASES),
+        partial(layouts, circle_candidates, SPREAD_BASES),
+        outlines,
+    )
+    for starts in passes:
+        for first, hits, candidates, roundness in starts():
             refined, crossings, looked_for = refine_on_grid(image, first)
             if crossings < MIN_CROSSINGS:
                 continue
@@ -559,6 +627,8 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
                 continue
             if not np.allclose(move, np.eye(3)):
                 refined, crossings, looked_for = refine_on_grid(image, refined @ move)
+                hits = None
+            if hits is None:
                 hits = gold_hits(refined, candidates)
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for)
             if best is None or fit.crossings > best.crossings:
