@@ -580,11 +580,13 @@ def outline_homographies(seen: GoldMap) -> list[FloatArray]:
 
 
 def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
-    """The board in ``image`` found by its gold tokens and printed grid, or None.
+    """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
+    printed grid, or None.
 
     Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
-    confirms one. A way that locks onto the grid is then settled where the grid's lines end and the
-    gold lies (:func:`vision.lattice.settle`): the grid alone may hold it whole cells off, or turned.
+    confirms one; then each outline (:func:`outline_homographies`). A start that locks onto the grid
+    is then settled where the grid's lines end and the gold lies (:func:`vision.lattice.settle`): the
+    grid alone may hold it whole cells off, or turned.
     """
     best: GridFit | None = None
     # One map of the gold serves every way of finding the tokens and the settling.
