@@ -39,14 +39,19 @@ INSIDE_MM = np.array([[x, y] for x in np.linspace(20, 380, 9) for y in np.linspa
 
 
 @cache
-def game_photo() -> tuple[Photo, npt.NDArray[np.float64]]:
-    """A tuning photo of orange and white warriors (orange looks like gold), and its true homography."""
-    photo = render_in_set("copies-tuning", 207, size=(3200, 2400))
+def tuning_photo(index: int) -> tuple[Photo, npt.NDArray[np.float64]]:
+    """Photo ``index`` of the tuning copies' set at 3200 x 2400, and its true homography."""
+    photo = render_in_set("copies-tuning", index, size=(3200, 2400))
     loaded = load_photo(photo.data)
     truth, _ = cv2.findHomography(
         board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
     )
     return loaded, np.asarray(truth, np.float64)
+
+
+def game_photo() -> tuple[Photo, npt.NDArray[np.float64]]:
+    """A tuning photo of orange and white warriors (orange looks like gold), and its true homography."""
+    return tuning_photo(207)
 
 
 def _error_mm(homography: npt.NDArray[np.float64], truth: npt.NDArray[np.float64]) -> float:
@@ -86,14 +91,10 @@ def test_a_board_seen_from_its_far_side_among_gold_looking_warriors_is_found_rig
 def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found() -> None:
     # The gold's rims show on ochre art for only some tokens: every spread quadruple of gold cells
     # is tried once the first four fail.
-    photo = render_in_set("copies-tuning", 239, size=(3200, 2400))
-    loaded = load_photo(photo.data)
-    truth, _ = cv2.findHomography(
-        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
-    )
-    fit = locate_by_grid(loaded.image, GOLD_BGR)
+    photo, truth = tuning_photo(239)
+    fit = locate_by_grid(photo.image, GOLD_BGR)
     assert fit is not None
-    assert _error_mm(fit.homography, np.asarray(truth, np.float64)) < 2.0
+    assert _error_mm(fit.homography, truth) < 2.0
 
 
 def test_the_spread_bases_are_new_and_spread() -> None:
@@ -108,19 +109,15 @@ def test_the_spread_bases_are_new_and_spread() -> None:
 def test_a_board_whose_gold_shows_too_few_round_tokens_is_found_by_its_outline() -> None:
     # Ochre art runs into most of the gold: no way of laying the gold comes near, but the board's
     # edge outlines it, and the grid and the gold settle which way round it lies.
-    photo = render_in_set("copies-tuning", 245, size=(3200, 2400))
-    loaded = load_photo(photo.data)
-    truth, _ = cv2.findHomography(
-        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
-    )
-    seen = gold_map(loaded.image, GOLD_BGR)
+    photo, truth = tuning_photo(245)
+    seen = gold_map(photo.image, GOLD_BGR)
     for find in (gold_candidates, circle_candidates):
         for bases in (BASES, SPREAD_BASES):
             for first, _ in gold_homographies(find(seen)[0], keep=LAYOUTS, bases=bases):
-                assert _error_mm(first, np.asarray(truth, np.float64)) > 20.0
-    fit = locate_by_grid(loaded.image, GOLD_BGR)
+                assert _error_mm(first, truth) > 20.0
+    fit = locate_by_grid(photo.image, GOLD_BGR)
     assert fit is not None
-    assert _error_mm(fit.homography, np.asarray(truth, np.float64)) < 2.0
+    assert _error_mm(fit.homography, truth) < 2.0
 
 
 def test_a_four_cornered_outline_is_found_round_its_corners() -> None:
