@@ -266,6 +266,7 @@ Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Profi
 
 def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
+    from vision.cells import occupied_probability
     from vision.load import read_photo
     from vision.scan import hidden_cells, picture_signs, view_cell_signs, view_slot_features
 
@@ -293,7 +294,9 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData
         data.cell_y.append(truths)
         hidden = [cell for cell in hidden_cells(profile) if cell in off_gold]
         if profile.tokens and hidden:
-            data.hidden_x.append(picture_signs(view, profile, signs, [cell.number for cell in hidden])[1])
+            face_reading = occupied_probability(signs.features)
+            asked = [cell.number for cell in hidden]
+            data.hidden_x.append(picture_signs(view, profile, signs, asked, face_reading)[1])
             data.hidden_y.append([tuple(cell) in occupied for cell in hidden])
     return data
 

@@ -305,7 +305,7 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
         return occupied, shares
     maybe = set(np.flatnonzero(occupied > MAYBE_OCCUPIED).tolist()) - {cell.number for cell in GOLD_CELLS}
     looked_at = sorted(set(hidden) | maybe)
-    matches, hidden_at = picture_signs(view, profile, signs, looked_at)
+    matches, hidden_at = picture_signs(view, profile, signs, looked_at, occupied)
     rows = {n: i for i, n in enumerate(looked_at)}
     if hidden:
         occupied[hidden] = hidden_occupied(hidden_at[[rows[n] for n in hidden]], HIDDEN_WEIGHTS[profile.kind])
@@ -324,14 +324,15 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
 
 
 def picture_signs(
-    view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int]
+    view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int], occupied: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
     (:func:`vision.tokens.token_match`), and the hidden cells' signs
     (:func:`vision.tokens.hidden_signs`), the matches weighed against how the pictures match this
-    photo's bare art and warriors where the face says surely which (:func:`vision.tokens.match_levels`).
+    photo's bare art and warriors where the face says surely which (``occupied``, its
+    :func:`vision.cells.occupied_probability` off the gold and hidden cells;
+    :func:`vision.tokens.match_levels`).
     """
-    occupied = occupied_probability(signs.features)
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
     art: list[int] = np.flatnonzero(seen & (occupied < SURE_EMPTY)).tolist()
