@@ -97,6 +97,31 @@ def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found()
     assert _error_mm(fit.homography, truth) < 2.0
 
 
+def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two gold tokens hidden (by a hand, say) leave every first quadruple one short; the other
+    # round blobs of gold still give the board through a spread quadruple, circles or no circles.
+    photo, truth = tuning_photo(207)
+    image = photo.image.copy()
+    pitch_px = np.linalg.norm(
+        np.diff(cv2.perspectiveTransform(GOLD_MM[None, :1] + [[0.0], [45.0]], truth)[0], axis=0)
+    )
+    for centre in cv2.perspectiveTransform(GOLD_MM[None, 2:4], truth)[0]:
+        ring = np.zeros(image.shape[:2], np.uint8)
+        cv2.circle(ring, np.round(centre).astype(int), round(0.48 * pitch_px), 1, -1)
+        cv2.circle(ring, np.round(centre).astype(int), round(0.4 * pitch_px), 0, -1)
+        art = np.median(image[ring > 0], axis=0)
+        cv2.circle(image, np.round(centre).astype(int), round(0.4 * pitch_px), art.tolist(), -1)
+    seen = gold_map(image, GOLD_BGR)
+    for first, _ in gold_homographies(gold_candidates(seen)[0], keep=LAYOUTS, bases=BASES):
+        assert _error_mm(first, truth) > 20.0
+    monkeypatch.setattr("vision.grid.circle_candidates", lambda seen: (np.zeros((0, 2)), np.zeros(0)))
+    fit = locate_by_grid(image, GOLD_BGR)
+    assert fit is not None
+    assert _error_mm(fit.homography, truth) < 2.0
+
+
 def test_the_spread_bases_are_new_and_spread() -> None:
     tried = {frozenset(basis) for basis in BASES}
     assert len(SPREAD_BASES) == len({frozenset(basis) for basis in SPREAD_BASES}) > 20

@@ -611,11 +611,12 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
             yield first, None, candidates, roundness
 
     # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
-    # first bases may each miss one of them, and every spread quadruple is tried; where the gold
-    # still fails, the board's own outline.
+    # first bases may each miss one of them, and every spread quadruple is tried, on the blobs and
+    # then on the circles; where the gold still fails, the board's own outline.
     passes = (
         partial(layouts, gold_candidates, BASES),
         partial(layouts, circle_candidates, BASES),
+        partial(layouts, gold_candidates, SPREAD_BASES),
         partial(layouts, circle_candidates, SPREAD_BASES),
         outlines,
     )

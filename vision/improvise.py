@@ -3,7 +3,9 @@
 Without a setup photo nothing says what this copy's empty cells look like or
 which colours its warriors are. But the photo shows warriors: flat squares of
 one print whose outline stands out from the art (:func:`find_token`). The
-clearest of them are grouped by colour, and each group's picture stands in
+clearest of them are grouped by colour; so are cells of a colour none of them
+has whose emblems match one another's, for a player whose outlines are all
+unclear (a full board). Each group's picture stands in
 for that colour's warrior (:mod:`vision.tokens`), so that every cell is judged
 by how well a warrior of the board matches it, as a setup's hidden corners
 are. The face is the photo itself, with the gold, the clearest warriors and
@@ -15,6 +17,7 @@ after the nearest known colour (:mod:`calibration.colours`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import cast
 
@@ -58,6 +61,11 @@ LIKELY_OUTLINE = 2.5
 #: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
 SAME_PLAYER_DELTA_E = 14.0
 MAX_PLAYERS = 4
+#: Cells not taken as sure warriors, of a colour no sure warrior has, whose emblems match another's
+#: this well (normalised correlation, at any quarter turn) are warriors too: one player's outlines
+#: can all be unclear (a full board in soft light). On the tuning copies' photos 360-599 no two
+#: cells of art of one colour matched as well as 0.85.
+SAME_EMBLEM = 0.9
 #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
 #: (its emblem).
 BACK_OUTER = 0.06
@@ -101,12 +109,17 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
     # Four players at most: the largest groups are theirs, the rest taken for art that looked
     # like a warrior.
-    groups = sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))[:MAX_PLAYERS]
+    groups = [
+        (colour, [pictures[i] for i in members])
+        for colour, members in sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))
+    ][:MAX_PLAYERS]
+    unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
+    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups])[: MAX_PLAYERS - len(groups)]
     colours, tokens = {}, {}
     names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
     for name, (colour, members) in zip(names, groups, strict=True):
         colours[name] = bgr_to_rgb(colour)
-        tokens[name] = np.median(np.stack([pictures[i] for i in members]), axis=0).astype(np.uint8)
+        tokens[name] = np.median(np.stack(members), axis=0).astype(np.uint8)
     # Two players at least: a board with one colour seen was still set up for two.
     for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
         colours[name] = bgr_to_rgb(white * 0.5)
@@ -140,6 +153,55 @@ def _group_by_colour(pictures: list[Image], white: FloatArray) -> list[tuple[Flo
         labs.append(lab)
         groups.append((colour, [i]))
     return groups
+
+
+def _recurring_groups(
+    pictures: list[Image], white: FloatArray, known: list[FloatArray]
+) -> list[tuple[FloatArray, list[Image]]]:
+    """Among cells not taken as sure warriors (``pictures``), groups of one colour that none of the
+    ``known`` groups' colours is near, keeping the members whose emblem another member's matches
+    (:data:`SAME_EMBLEM`): each group's colour and its members' pictures, turned alike, largest first.
+
+    Art seldom repeats one colour with one emblem on it from cell to cell; a player's warriors do.
+    """
+    known_labs = [lab_of(bgr_to_rgb(colour / white)) for colour in known]
+    found = []
+    for colour, members in _group_by_colour(pictures, white):
+        lab = lab_of(bgr_to_rgb(colour / white))
+        if len(members) < 2 or any(np.linalg.norm(lab - other) < SAME_PLAYER_DELTA_E for other in known_labs):
+            continue
+        emblems = [_emblem(pictures[i]) for i in members]
+        turns = np.zeros((len(members), len(members)), int)
+        matches = np.full((len(members), len(members)), -1.0)
+        for a, b in itertools.permutations(range(len(members)), 2):
+            turns[a, b], matches[a, b] = _emblem_match(emblems[a], emblems[b])
+        kept = [k for k in range(len(members)) if matches[k].max() >= SAME_EMBLEM]
+        if len(kept) < 2:
+            continue
+        # Turn every member as it best matches the one most others match.
+        anchor = max(kept, key=lambda k: int((matches[k] >= SAME_EMBLEM).sum()))
+        found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
+    return sorted(found, key=lambda group: -len(group[1]))
+
+
+def _emblem(picture: Image) -> npt.NDArray[np.float32]:
+    """A warrior picture's middle in grey at half size, its bevel left out: what its emblem matches on."""
+    margin = round(picture.shape[0] * BACK_OUTER * 2)
+    grey = cv2.cvtColor(picture[margin:-margin, margin:-margin], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cast(npt.NDArray[np.float32], cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+
+
+def _emblem_match(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> tuple[int, float]:
+    """The quarter turns of ``a`` that best match ``b`` (allowing for a few pixels' shift, as a warrior
+    is placed only roughly), and how well (normalised correlation)."""
+    margin = a.shape[0] // 8
+    best = (0, -1.0)
+    for turn in range(4):
+        middle = np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin])
+        match = float(cv2.minMaxLoc(cv2.matchTemplate(b, middle, cv2.TM_CCOEFF_NORMED))[1])
+        if match > best[1]:
+            best = (turn, match)
+    return best
 
 
 def _back(picture: Image) -> npt.NDArray[np.float32]:

@@ -48,6 +48,10 @@ T = TypeVar("T")
 #: the slower ways of finding the board are tried too; on the tuning photos a board found right
 #: had at least 59.
 CONFIDENT_PATCHES = 45
+#: Fewer than this agreeing even then, and the art is not the profile's: another copy whose frame
+#: the features matched. On the tuning photos the reference kit's boards had at least 59 and other
+#: copies found by its features at most 13.
+ART_MATCHED_PATCHES = 30
 #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures too.
 MAYBE_OCCUPIED = 0.05
 #: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
@@ -159,6 +163,9 @@ class BoardView:
     #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
     #: could only guess it (:func:`vision.slots.estimate_wood`).
     wood: npt.NDArray[np.float32]
+    #: How many patches of the art agreed on the board's place (:mod:`vision.register`), or None
+    #: where the board was found by its gold and grid instead.
+    agreeing: int | None = None
 
 
 def board_view(
@@ -184,7 +191,8 @@ def board_view(
         second = timer.run("register", register, image, again.homography, face, CANONICAL)
         if second.agreeing > registration.agreeing:
             found, registration = again, second
-    return _seen(image, profile, replace(found, homography=registration.homography), face, timer)
+    seen = _seen(image, profile, replace(found, homography=registration.homography), face, timer)
+    return replace(seen, agreeing=registration.agreeing)
 
 
 def _seen(
@@ -373,8 +381,9 @@ def _view_of_some_copy(
     """The board view, the profile it was seen with, and whether that was improvised.
 
     A board whose art the profile's features do not find is looked for by its gold and grid. With
-    no profile given, the reference kit's is tried first; a board whose art it does not find is
-    then looked for by its gold and grid, and read with a profile improvised from the photo
+    no profile given, the reference kit's is tried first; a board whose art it does not find, or
+    whose art does not register on the reference kit's (another copy sharing its frame), is then
+    looked for by its gold and grid, and read with a profile improvised from the photo
     (:mod:`vision.improvise`).
     """
     if profile is not None:
@@ -388,12 +397,19 @@ def _view_of_some_copy(
                 raise refusal from None
             return board_view(image, profile, timer, grid_located(fit)), profile, False
     try:
-        return board_view(image, default_profile(), timer), default_profile(), False
+        view = board_view(image, default_profile(), timer)
     except NoBoardError as refusal:
         seen = improvised_view(image, timer)
         if seen is None:
             raise refusal from None
         return (*seen, True)
+    if view.agreeing is not None and view.agreeing < ART_MATCHED_PATCHES:
+        # The features found the reference kit's frame on another copy: its gold and grid place it
+        # better, and its own colours read it.
+        seen = improvised_view(image, timer)
+        if seen is not None:
+            return (*seen, True)
+    return view, default_profile(), False
 
 
 def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Profile] | None:
