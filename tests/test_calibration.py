@@ -372,3 +372,13 @@ def test_warriors_of_a_colour_with_no_clear_outline_are_grouped_by_their_emblem(
     # Art of one colour is not a player, nor is a colour a sure warrior already showed.
     assert _recurring_groups(art, white, []) == []
     assert _recurring_groups(warriors, white, [colour]) == []
+
+
+def test_art_taken_for_warriors_of_one_colour_is_no_player_when_no_two_emblems_match() -> None:
+    # Pale art drew two sharp outlines of one colour: taken for a player, its picture matched more
+    # art elsewhere. No two of its emblems match, so it is art.
+    photo = render_in_set("copies-tuning", 466)
+    result = scan(photo.data)
+    truth = {tuple(warrior["cell"]) for warrior in photo.truth["warriors"]}
+    read = {tuple(warrior["cell"]) for warrior in result.position.to_json()["warriors"]}
+    assert read == truth

@@ -66,6 +66,10 @@ MAX_PLAYERS = 4
 #: can all be unclear (a full board in soft light). On the tuning copies' photos 360-599 no two
 #: cells of art of one colour matched as well as 0.85.
 SAME_EMBLEM = 0.9
+#: Sure warriors grouped by colour of which no two emblems match this well are art that looked like
+#: warriors: on the tuning copies' photos 360-599, 11 such groups matched at 0.69 at most, and
+#: each of 555 players' groups at 0.72 at least.
+MIN_GROUP_EMBLEM = 0.65
 #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
 #: (its emblem).
 BACK_OUTER = 0.06
@@ -112,6 +116,7 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     groups = [
         (colour, [pictures[i] for i in members])
         for colour, members in sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))
+        if len(members) == 1 or _emblem_matches([pictures[i] for i in members])[0].max() >= MIN_GROUP_EMBLEM
     ][:MAX_PLAYERS]
     unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
     groups += _recurring_groups(unclear, white, [colour for colour, _ in groups])[: MAX_PLAYERS - len(groups)]
@@ -170,11 +175,7 @@ def _recurring_groups(
         lab = lab_of(bgr_to_rgb(colour / white))
         if len(members) < 2 or any(np.linalg.norm(lab - other) < SAME_PLAYER_DELTA_E for other in known_labs):
             continue
-        emblems = [_emblem(pictures[i]) for i in members]
-        turns = np.zeros((len(members), len(members)), int)
-        matches = np.full((len(members), len(members)), -1.0)
-        for a, b in itertools.permutations(range(len(members)), 2):
-            turns[a, b], matches[a, b] = _emblem_match(emblems[a], emblems[b])
+        matches, turns = _emblem_matches([pictures[i] for i in members])
         kept = [k for k in range(len(members)) if matches[k].max() >= SAME_EMBLEM]
         if len(kept) < 2:
             continue
@@ -182,6 +183,17 @@ def _recurring_groups(
         anchor = max(kept, key=lambda k: int((matches[k] >= SAME_EMBLEM).sum()))
         found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
     return sorted(found, key=lambda group: -len(group[1]))
+
+
+def _emblem_matches(pictures: list[Image]) -> tuple[FloatArray, npt.NDArray[np.int_]]:
+    """How well each picture's emblem matches each other's (:func:`_emblem_match`; -1 with itself),
+    and the quarter turns that match them."""
+    emblems = [_emblem(picture) for picture in pictures]
+    turns = np.zeros((len(pictures), len(pictures)), int)
+    matches = np.full((len(pictures), len(pictures)), -1.0)
+    for a, b in itertools.permutations(range(len(pictures)), 2):
+        turns[a, b], matches[a, b] = _emblem_match(emblems[a], emblems[b])
+    return matches, turns
 
 
 def _emblem(picture: Image) -> npt.NDArray[np.float32]:
