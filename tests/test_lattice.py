@@ -18,6 +18,7 @@ from vision.grid import (
     BASES,
     GOLD_MM,
     LAYOUTS,
+    MAX_CANDIDATES,
     MIN_BASIS_AREA_MM2,
     MIN_GOLD_SUM,
     SPREAD_BASES,
@@ -117,6 +118,35 @@ def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs
     for first, _ in gold_homographies(gold_candidates(seen)[0], keep=LAYOUTS, bases=BASES):
         assert _error_mm(first, truth) > 20.0
     monkeypatch.setattr("vision.grid.circle_candidates", lambda seen: (np.zeros((0, 2)), np.zeros(0)))
+    fit = locate_by_grid(image, GOLD_BGR)
+    assert fit is not None
+    assert _error_mm(fit.homography, truth) < 2.0
+
+
+def test_a_board_whose_tokens_are_crowded_out_by_rounder_gold_blobs_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A table scattered with rounder gold-coloured things than the tokens (a wooden table's knots,
+    # coins): the roundest blobs are theirs, and the tokens are found among more blobs.
+    photo, truth = tuning_photo(207)
+    image = photo.image.copy()
+    height, width = image.shape[:2]
+    board = cv2.perspectiveTransform(board_corners_mm()[None], truth)[0].astype(np.float32)
+    radius = round(0.03 * width)
+    placed = 0
+    for y in range(radius * 2, height - radius * 2, radius * 3):
+        for x in range(radius * 2, width - radius * 2, radius * 3):
+            if placed < MAX_CANDIDATES and cv2.pointPolygonTest(board, (x, y), True) < -2 * radius:
+                cv2.circle(image, (x, y), radius, REFERENCE_GOLD[::-1], -1, cv2.LINE_AA)
+                placed += 1
+    assert placed == MAX_CANDIDATES
+    monkeypatch.setattr("vision.grid.circle_candidates", lambda seen: (np.zeros((0, 2)), np.zeros(0)))
+    monkeypatch.setattr("vision.grid.outline_homographies", lambda seen: [])
+    seen = gold_map(image, GOLD_BGR)
+    roundest = gold_candidates(seen)[0]
+    for bases in (BASES, SPREAD_BASES):
+        for first, _ in gold_homographies(roundest, keep=LAYOUTS, bases=bases):
+            assert _error_mm(first, truth) > 20.0
     fit = locate_by_grid(image, GOLD_BGR)
     assert fit is not None
     assert _error_mm(fit.homography, truth) < 2.0

@@ -49,12 +49,17 @@ MAX_TOKEN_AREA = 0.012
 CIRCLE_EDGE = 150
 CIRCLE_ROUNDNESS = 0.7
 CIRCLE_GOLD_SHARE = 0.5
-#: At most this many candidate tokens are tried, the roundest first.
+#: At most this many candidate tokens are tried, the roundest first; where they all fail, this many
+#: blobs (the gold's own among many gold-coloured ones: a wooden table, ochre art).
 MAX_CANDIDATES = 12
+MORE_CANDIDATES = 20
 #: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
 HIT_RADIUS = 0.3
 #: At least this many of the 8 gold cells must be hit.
 MIN_HITS = 5
+#: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
+#: three in a row, or two tokens found twice.
+FLAT_TURN = 0.05
 #: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
 MAX_PITCH_RATIO = 3.0
 #: The grid is refined on a top-down view with this many pixels a millimetre.
@@ -168,8 +173,9 @@ def gold_mask(seen: GoldMap) -> Image:
     return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
 
 
-def gold_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
-    """Centres (photo pixels) of blobs the colour of gold and the size of a token, and their roundness."""
+def gold_candidates(seen: GoldMap, keep: int = MAX_CANDIDATES) -> tuple[FloatArray, FloatArray]:
+    """Centres (photo pixels) of the ``keep`` roundest blobs the colour of gold and the size of a
+    token, and their roundness."""
     small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
     total = small.shape[0] * small.shape[1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -201,7 +207,7 @@ def gold_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
                 continue
             centres.append((cx, cy))
             scores.append(score)
-    order = np.argsort(scores)[::-1][:MAX_CANDIDATES]
+    order = np.argsort(scores)[::-1][:keep]
     found = np.array(centres, np.float64).reshape(-1, 2) / factor
     return found[order], np.array(scores, np.float64)[order]
 
@@ -260,6 +266,25 @@ def _spread_bases(min_area: float) -> tuple[tuple[int, ...], ...]:
 SPREAD_BASES = _spread_bases(MIN_BASIS_AREA_MM2)
 
 
+def _turns(points: FloatArray) -> npt.NDArray[np.int8]:
+    """For quadruples of points (..., 4, 2): which way each of their four triangles turns, 1 clockwise
+    (as the photo's and the board's axes are drawn, y down), -1 the other way, 0 too nearly flat to
+    tell (its sides within :data:`FLAT_TURN` radians of one line).
+
+    >>> _turns(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])).tolist()
+    [1, 1, 1, 1]
+    >>> _turns(np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.001], [0.0, -1.0]])).tolist()
+    [0, -1, -1, -1]
+    """
+    turns = []
+    for a, b, c in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)):
+        ab, ac = points[..., b, :] - points[..., a, :], points[..., c, :] - points[..., a, :]
+        cross = ab[..., 0] * ac[..., 1] - ab[..., 1] * ac[..., 0]
+        flat = np.abs(cross) <= FLAT_TURN * np.linalg.norm(ab, axis=-1) * np.linalg.norm(ac, axis=-1)
+        turns.append(np.where(flat, 0, np.sign(cross)).astype(np.int8))
+    return np.stack(turns, axis=-1)
+
+
 def _homographies(src: FloatArray, dst: FloatArray) -> FloatArray:
     """Batched 4-point homographies: src (4, 2) to each dst (N, 4, 2), as (N, 3, 3)."""
     n = len(dst)
@@ -303,8 +328,13 @@ def gold_homographies(
         return []
     found: list[tuple[int, float, FloatArray]] = []
     tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
+    turns = _turns(candidates[tuples])
     for basis in bases:
-        h = _homographies(GOLD_MM[list(basis)], candidates[tuples])
+        # A homography keeping the board in front of the camera and its handedness (as those below)
+        # turns no triangle of its points over: only candidates turning as the basis does can fit.
+        expected = _turns(GOLD_MM[list(basis)])
+        same = (turns == expected) | (turns == 0) | (expected == 0)
+        h = _homographies(GOLD_MM[list(basis)], candidates[tuples[same.all(axis=1)]])
         with np.errstate(invalid="ignore", divide="ignore"):
             projected = _project(h, GOLD_MM)
             pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
@@ -612,12 +642,14 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
 
     # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
     # first bases may each miss one of them, and every spread quadruple is tried, on the blobs and
-    # then on the circles; where the gold still fails, the board's own outline.
+    # then on the circles; where many blobs of gold colour crowd the tokens out, more blobs; where
+    # the gold still fails, the board's own outline.
     passes = (
         partial(layouts, gold_candidates, BASES),
         partial(layouts, circle_candidates, BASES),
         partial(layouts, gold_candidates, SPREAD_BASES),
         partial(layouts, circle_candidates, SPREAD_BASES),
+        partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES),
         outlines,
     )
     for starts in passes:
