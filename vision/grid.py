@@ -332,9 +332,10 @@ def gold_homographies(
     for basis in bases:
         # A homography keeping the board in front of the camera and its handedness (as those below)
         # turns no triangle of its points over: only candidates turning as the basis does can fit.
-        expected = _turns(GOLD_MM[list(basis)])
+        cells = GOLD_MM[list(basis)]
+        expected = _turns(cells)
         same = (turns == expected) | (turns == 0) | (expected == 0)
-        h = _homographies(GOLD_MM[list(basis)], candidates[tuples[same.all(axis=1)]])
+        h = _homographies(cells, candidates[tuples[same.all(axis=1)]])
         with np.errstate(invalid="ignore", divide="ignore"):
             projected = _project(h, GOLD_MM)
             pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
