@@ -21,7 +21,7 @@ from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm, s
 from vision.locate import NoBoardError, camera_from_homography, locate, project
 from vision.metrics import compare, match_colours
 from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import SlotReading, estimate_wood, leans_mm
+from vision.slots import SlotReading, estimate_wood, leans_mm, line_signs
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -200,6 +200,58 @@ def test_the_palisades_wood_is_read_off_the_photo_as_its_lit_faces_colour() -> N
             cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
     wood = estimate_wood(photo, face, np.array([0.2, 0.3, 0.5], np.float32))
     assert np.allclose(wood, lit, rtol=0.1)
+
+
+def test_the_palisades_wood_is_read_where_their_tops_land_when_their_feet_are_in_shade() -> None:
+    s = CANONICAL.px_per_mm
+    face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
+    lit = np.array([0.45, 0.63, 0.82], np.float32)
+    leans = np.zeros((len(SLOTS), 2))
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
+        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
+        # Seen from the side: the foot in the shaded side's shade, the lit top 6 mm across.
+        leans[slot.number] = 6.0 * across
+    photo = face.copy()
+    for slot in SLOTS[::9]:
+        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(slot))
+        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
+        for k in range(-4, 16):
+            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
+            colour = lit if k >= 9 else lit * 0.45
+            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+    fallback = np.array([0.2, 0.3, 0.5], np.float32)
+    assert np.allclose(estimate_wood(photo, face, fallback, CANONICAL, leans), lit, rtol=0.1)
+    assert estimate_wood(photo, face, fallback, CANONICAL).sum() < 0.6 * lit.sum()
+
+
+def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly() -> None:
+    s = CANONICAL.px_per_mm
+    face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
+    photo = face.copy()
+    lit = np.array([0.45, 0.63, 0.82], np.float32)
+    covered = list(range(0, len(SLOTS), 9))
+    for number in covered:
+        # Seen from the side: its shaded side from 3 mm before the line to just past it, then its
+        # lit top.
+        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(SLOTS[number]))
+        across = np.array([1.0, 0.0]) if SLOTS[number].vertical else np.array([0.0, 1.0])
+        for k in range(-6, 9):
+            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
+            colour = lit if k > 1 else lit * 0.45
+            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+    visible, narrow = line_signs(photo, face, CANONICAL)
+    bare = [n for n in range(len(SLOTS)) if n not in covered]
+    assert visible[covered].mean() > 0.9
+    assert narrow[covered].mean() < 0.05
+    assert narrow[bare].mean() > 0.9
+    # In haze every line is faint, but still narrow.
+    hazy = 0.3 * photo + 0.7 * 0.85
+    assert line_signs(hazy.astype(np.float32), face, CANONICAL)[1][bare].mean() > 0.9
 
 
 def test_choose_slots_keeps_sure_palisades() -> None:

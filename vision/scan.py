@@ -36,7 +36,7 @@ from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera
 from vision.numerals import assign_gold_values, numeral_probabilities
 from vision.rectify import balance, face_view, rectify, to_float
 from vision.register import register
-from vision.slots import estimate_wood, palisade_mask, read_slots, slot_features
+from vision.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
 from vision.texture import fine_detail
 from vision.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 
@@ -207,7 +207,7 @@ def _seen(
         details = fine_detail(balanced.image, face)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
-            wood = estimate_wood(balanced.image, face, wood, CANONICAL)
+            wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera))
     return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood)
 
 

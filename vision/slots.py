@@ -53,6 +53,14 @@ WOOD_MARGIN = 0.0
 #: read over this half-width.
 LINE_MATCH = 0.6
 PROFILE_HALF_MM = 3.0
+#: The line shows narrowly where the photo rises from its core on both sides, between
+#: ``LINE_CORE_MM`` + 0.5 and + 1.5 mm out: on one side by at least this share of how much the
+#: face's art stands above its line (a hazy photo's line is faint), on the other by at least this
+#: share of that (a palisade's shaded side rises on one side only); and where its dark reaches no
+#: more than this much (mm) wider than the face's.
+NARROW_RISE = 0.2
+NARROW_BALANCE = 0.5
+NARROW_EXCESS_MM = 1.5
 #: The art's texture is matched over a band this half-wide (mm) at the foot, leaving out the
 #: printed line's core.
 TEXTURE_HALF_MM = 3.5
@@ -74,27 +82,27 @@ class SlotReading:
 
 #: The columns of :func:`slot_features`.
 FEATURES = (
-    "wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "lean",
-    "art_hidden",
+    "wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "line_narrow",
+    "lean", "art_hidden",
 )  # fmt: skip
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
 #: (``armadora bench fit TUNING_DIR`` prints them again).
 WEIGHTS: tuple[float, ...] = (
-    4.942, 2.046, 3.998, -1.000, 9.535, -11.318, -3.893, 16.123,
-    1.665,
+    5.104, 1.965, 4.362, -1.065, 9.371,
+    -9.778, -1.840, -3.865, 15.183, 1.643,
 )  # fmt: skip
 
 
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS: tuple[float, ...] = (
-    4.938, 2.642, 0.493, 0.728, 5.847, -7.805, -1.993, 8.648,
-    -1.039,
+    2.881, 1.166, 1.341, 0.483, 6.209,
+    -4.838, -3.254, -1.747, 7.618, -1.613,
 )  # fmt: skip
 IMPROVISED_WEIGHTS: tuple[float, ...] = (
-    2.803, 4.842, 1.058, -2.332, 5.486, -7.731, -1.412, -1.752,
-    1.974,
+    3.604, 4.024, 0.230, -3.708, 8.114,
+    -3.952, -7.769, -1.637, -0.996, 2.103,
 )  # fmt: skip
 
 
@@ -180,8 +188,16 @@ def _wood_pixels(
     return (to_wood + WOOD_MARGIN < to_other) & (to_wood < WOOD_LIMIT), to_face
 
 
-def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDArray[np.bool_]:
-    """Per slot and step, whether the printed grid line shows: its profile across matches the face's."""
+def line_signs(
+    balanced: FloatImage, face: FloatImage, view: View
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per slot and step, whether the printed grid line shows (its profile across matches the
+    face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
+    from its core on both sides.
+
+    A palisade's shaded side along the line draws a dark band whose edge matches the line's
+    profile well enough, but a band wider than the line and bright on one side only.
+    """
     grey_photo = balanced.sum(axis=-1)
     grey_face = face.sum(axis=-1)
     half = round(PROFILE_HALF_MM * view.px_per_mm)
@@ -190,13 +206,36 @@ def _line_visible(balanced: FloatImage, face: FloatImage, view: View) -> npt.NDA
     printed = _sample(grey_face, xs, ys)
     extra = (photo.shape[2] - (2 * half + 1)) // 2
     reference = printed[..., extra : extra + 2 * half + 1]
-    reference = reference - reference.mean(axis=2, keepdims=True)
+    centred_reference = reference - reference.mean(axis=2, keepdims=True)
     best = np.full(photo.shape[:2], -1.0)
+    matched = np.zeros_like(reference)
     for shift in range(-extra, extra + 1):
         window = photo[..., extra + shift : extra + shift + 2 * half + 1]
-        window = window - window.mean(axis=2, keepdims=True)
-        best = np.maximum(best, correlation(window, reference, axis=2))
-    return best > LINE_MATCH
+        match = correlation(window - window.mean(axis=2, keepdims=True), centred_reference, axis=2)
+        matched = np.where((match > best)[..., None], window, matched)
+        best = np.maximum(best, match)
+    visible = best > LINE_MATCH
+    # How dark the face's line is against the art beside it, and how far that darkness reaches.
+    core = _px_range(view, -LINE_CORE_MM / 2, LINE_CORE_MM / 2, half)
+    beside = _px_range(view, PROFILE_HALF_MM - 1.0, PROFILE_HALF_MM, half)
+    flank = _px_range(view, LINE_CORE_MM + 0.5, LINE_CORE_MM + 1.5, half)
+    line_level = reference[..., core].min(axis=2)
+    art_level = np.median(reference[..., np.r_[beside, 2 * half - beside]], axis=2)
+    depth = np.maximum(art_level - line_level, 1e-3)
+    sides = np.stack([matched[..., flank].max(axis=2), matched[..., 2 * half - flank].max(axis=2)])
+    rises = sides - matched[..., core].min(axis=2)
+    greater, lesser = rises.max(axis=0), rises.min(axis=0)
+    flanked = (greater > NARROW_RISE * depth) & (lesser > NARROW_BALANCE * greater)
+    dark = ((line_level + art_level) / 2)[..., None]
+    wider = (photo < dark).sum(axis=2) - (printed < dark).sum(axis=2)
+    narrow = visible & flanked & (wider < NARROW_EXCESS_MM * view.px_per_mm)
+    return visible, narrow
+
+
+def _px_range(view: View, start_mm: float, stop_mm: float, middle: int) -> npt.NDArray[np.intp]:
+    """The indices of a profile's samples from ``start_mm`` to ``stop_mm`` across the line, its
+    middle sample being ``middle``."""
+    return np.arange(middle + round(start_mm * view.px_per_mm), middle + round(stop_mm * view.px_per_mm) + 1)
 
 
 #: The palisades' colour is read off the photo from slots whose printed line hides along this share
@@ -211,25 +250,37 @@ WOOD_LIT_PERCENTILE = 90
 
 
 def estimate_wood(
-    balanced: FloatImage, face: FloatImage, fallback: FloatImage, view: View = CANONICAL
+    balanced: FloatImage,
+    face: FloatImage,
+    fallback: FloatImage,
+    view: View = CANONICAL,
+    leans: FloatArray | None = None,
 ) -> FloatImage:
     """The palisades' colour as the photo shows it, for a copy whose wood was never seen.
 
     A palisade hides its grid line along its whole length: the middle colour of the slots whose
-    line hides most, or ``fallback`` when too few do.
+    line hides most, at the palisade's foot and where its top lands (``leans``, from
+    :func:`leans_mm`; none, seen from straight above), or ``fallback`` when too few hide.
     """
-    visible = _line_visible(balanced, face, view)
+    visible = line_signs(balanced, face, view)[0]
     xs, ys, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0)
     hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= HIDDEN_LINE * keep.sum(axis=1))
     if len(hidden) < MIN_WOOD_SLOTS:
         return fallback
-    pixels = _sample(balanced, xs, ys)
-    middles = np.array([np.median(pixels[n][keep[n]].reshape(-1, 3), axis=0) for n in hidden])
-    colour = np.median(middles, axis=0)
+    leans = np.zeros((len(SLOTS), 2)) if leans is None else leans
+    # Seen from the side, the band at a palisade's foot may hold only its shaded side: its lit top
+    # lands as far away as it leans.
+    bands = []
+    for shift in (0.0, 1.0):
+        xs, ys, keep = _band_samples(view, leans, shift)
+        pixels = _sample(balanced, xs, ys)
+        bands += [pixels[n][keep[n]].reshape(-1, 3) for n in hidden if keep[n].any()]
+    if not bands:
+        return fallback
+    colour = np.median(np.array([np.median(band, axis=0) for band in bands]), axis=0)
     # A stick's sides turn from the light and its foot lies in its own shadow: its colour is their
     # middle, its brightness that of its lit faces.
-    seen = np.concatenate([pixels[n][keep[n]].reshape(-1, 3) for n in hidden]).sum(axis=1)
-    lit = float(np.percentile(seen, WOOD_LIT_PERCENTILE))
+    lit = float(np.percentile(np.concatenate(bands).sum(axis=1), WOOD_LIT_PERCENTILE))
     wood: FloatImage = (colour * lit / max(float(colour.sum()), 1e-6)).astype(np.float32)
     return wood
 
@@ -250,7 +301,8 @@ def slot_features(
 
     Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
     halfway to where its top lands, and there; the foot and the halfway band
-    differing from the face; the printed line still showing; how far
+    differing from the face; the printed line still showing, and showing as narrowly as the face's
+    (:func:`line_signs`); how far
     tall things lean across the slot here (in palisade heights); and how much
     of the art's texture beside the line at the foot fails to show, weighed
     by how much texture the art has there (:func:`vision.texture.texture_match`).
@@ -266,7 +318,7 @@ def slot_features(
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
-    columns.append(_line_visible(balanced, face, view))
+    columns.extend(line_signs(balanced, face, view))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     normals = np.array([_normal(slot) for slot in SLOTS])
     lean_across = np.abs((leans * normals).sum(axis=1)) / PALISADE_HEIGHT_MM

@@ -47,7 +47,7 @@ FEATURES = ("match_above_art", "token_coloured", "occupied_around")
 #: (``armadora bench fit COPIES_TUNING_DIR`` prints them again). Each kind weighs the columns
 #: :data:`WEIGHED` names; the others' weights are 0.
 LEARNT_WEIGHTS: tuple[float, ...] = (10.400, 0.000, 1.305, -3.872)
-IMPROVISED_WEIGHTS: tuple[float, ...] = (5.795, 3.983, 0.000, -3.878)
+IMPROVISED_WEIGHTS: tuple[float, ...] = (7.771, 4.279, 0.000, -5.020)
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
