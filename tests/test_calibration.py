@@ -25,7 +25,7 @@ from calibration.profile import (
 )
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import SLOTS, Cell
-from vision.geometry import WARRIOR_SIDE_MM, board_corners_mm
+from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.grid import (
     MIN_CROSSINGS,
     gold_candidates,
@@ -34,8 +34,8 @@ from vision.grid import (
     locate_by_grid,
     refine_on_grid,
 )
-from vision.improvise import _bare_lines, _recurring_groups
-from vision.learn import FACE_VIEW
+from vision.improvise import LIKELY_OUTLINE, _bare_lines, _recurring_groups
+from vision.learn import FACE_VIEW, clearest_outlines
 from vision.load import load_photo
 from vision.locate import SEARCH_ATTEMPTS, Located, NoBoardError
 from vision.metrics import compare
@@ -204,24 +204,48 @@ def test_a_hidden_corner_is_judged_by_its_warrior_match_against_the_photos_own_l
     art = np.array([[0.20, 0.30], [0.35, 0.33], [0.30, 0.25]])
     warriors = np.array([[0.95, 0.30], [0.30, 0.90]])
     levels = match_levels(art, warriors)
+    # Outlines no clearer than art's at its clearest: the matches decide.
+    unclear = np.full(2, LIKELY_OUTLINE)
     # An empty corner printed all in a token's colour, matching no better than the art does,
     # and a warrior whose print shows little of its colour.
     corners = np.array([[0.34, 0.31], [0.30, 0.88]])
-    occupied = hidden_occupied(hidden_signs(corners, np.array([1.0, 0.1]), *levels), LEARNT_WEIGHTS)
+    occupied = hidden_occupied(hidden_signs(corners, np.array([1.0, 0.1]), unclear, *levels), LEARNT_WEIGHTS)
     assert occupied[0] < 0.5 < occupied[1]
     # A blurred photo lowers every match alike: the same warrior at 0.55 is still a warrior there.
     blurred = match_levels(art * 0.8, warriors * 0.6)
-    occupied = hidden_occupied(hidden_signs(corners * 0.6, np.array([1.0, 0.1]), *blurred), LEARNT_WEIGHTS)
+    occupied = hidden_occupied(
+        hidden_signs(corners * 0.6, np.array([1.0, 0.1]), unclear, *blurred), LEARNT_WEIGHTS
+    )
     assert occupied[0] < 0.5 < occupied[1]
     # A warrior half hidden by a palisade matches weakly: how full the board is elsewhere decides.
     weak = np.array([[0.30, 0.45]])
     on_full_board = hidden_occupied(
-        hidden_signs(weak, np.ones(1), *levels, occupied_odds(28, 28)), LEARNT_WEIGHTS
+        hidden_signs(weak, np.ones(1), unclear[:1], *levels, occupied_odds(28, 28)), LEARNT_WEIGHTS
     )
     on_bare_board = hidden_occupied(
-        hidden_signs(weak, np.ones(1), *levels, occupied_odds(0, 28)), LEARNT_WEIGHTS
+        hidden_signs(weak, np.ones(1), unclear[:1], *levels, occupied_odds(0, 28)), LEARNT_WEIGHTS
     )
     assert on_bare_board[0] < 0.5 < on_full_board[0]
+
+
+def test_a_hidden_corners_warrior_outline_outweighs_a_weak_picture_match() -> None:
+    rng = np.random.default_rng(0)
+    balanced = (0.6 + rng.normal(0, 0.03, (CANONICAL.size[1], CANONICAL.size[0], 3))).astype(np.float32)
+    warrior, bare = Cell(2, 3), Cell(2, 4)
+    x, y = (v * CANONICAL.px_per_mm for v in cell_centre_mm(warrior))
+    side = WARRIOR_SIDE_MM * CANONICAL.px_per_mm
+    box = cv2.boxPoints(((x + 3, y - 2), (side, side), 10.0))
+    cv2.fillConvexPoly(balanced, np.round(box).astype(np.int32), (0.35, 0.3, 0.6))
+    outlines = clearest_outlines(balanced, [warrior, bare], CANONICAL)
+    assert outlines[0] > 3.0 > 2.0 > outlines[1]
+    # On a bare board, with a picture matching weakly (a palisade across it, a faint emblem),
+    # the outline decides.
+    levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
+    weak = np.array([[0.45, 0.30], [0.45, 0.30]])
+    occupied = hidden_occupied(
+        hidden_signs(weak, np.ones(2), outlines, *levels, occupied_odds(2, 28)), LEARNT_WEIGHTS
+    )
+    assert occupied[1] < 0.5 < occupied[0]
 
 
 def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:

@@ -151,6 +151,13 @@ def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], vi
     return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
 
 
+def clearest_outlines(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:
+    """Per cell, the :func:`outline_score` of the warrior :func:`find_token` finds there, on a
+    balanced float view (BGR, white about 1)."""
+    image = np.clip(balanced * 255, 0, 255).astype(np.uint8)
+    return np.array([outline_score(image, cell, find_token(image, cell, view), view) for cell in cells])
+
+
 def _outline(angle: float, s: float) -> FloatImage:
     side = round((WARRIOR_SIDE_MM + 4) * s) | 1
     template = np.zeros((side, side), np.float32)
