@@ -7,6 +7,7 @@ stage meets the cases it must tell apart, built so that a wrong answer shows.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -182,68 +183,65 @@ def test_balance_takes_off_glare() -> None:
 # --- slots and cells: the rules pick the allowed reading --------------------------------------------
 
 
-def test_the_palisades_wood_is_read_off_the_photo_as_its_lit_faces_colour() -> None:
+#: A palisade's lit wood, as the tests below paint it.
+LIT_WOOD = np.array([0.45, 0.63, 0.82], np.float32)
+
+
+def lined_face() -> np.ndarray:
+    """Plain art with every slot's printed line."""
     s = CANONICAL.px_per_mm
     face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
     for slot in SLOTS:
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
         cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
+    return face
+
+
+def across(slot: Slot) -> np.ndarray:
+    """The unit step across ``slot``'s line, in view pixels."""
+    return np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
+
+
+def paint_across(
+    photo: np.ndarray, slot: Slot, offsets: range, colour_at: Callable[[int], np.ndarray]
+) -> None:
+    """Paint ``slot``'s length, one pixel-wide line for each offset across it, in its colour."""
+    start, end = (np.array(point) * CANONICAL.px_per_mm for point in slot_segment_mm(slot))
+    for k in offsets:
+        a, b = np.round(start + k * across(slot)), np.round(end + k * across(slot))
+        cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour_at(k).tolist(), 1)
+
+
+def test_the_palisades_wood_is_read_off_the_photo_as_its_lit_faces_colour() -> None:
+    face = lined_face()
     photo = face.copy()
-    lit = np.array([0.45, 0.63, 0.82], np.float32)
     for slot in SLOTS[::9]:
         # Across its line a palisade shows a narrow lit face beside its shaded side and shadow.
-        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(slot))
-        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
-        for k in range(-10, 11):
-            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
-            colour = lit if k == 3 else lit * 0.45
-            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+        paint_across(photo, slot, range(-10, 11), lambda k: LIT_WOOD if k == 3 else LIT_WOOD * 0.45)
     wood = estimate_wood(photo, face, np.array([0.2, 0.3, 0.5], np.float32))
-    assert np.allclose(wood, lit, rtol=0.1)
+    assert np.allclose(wood, LIT_WOOD, rtol=0.1)
 
 
 def test_the_palisades_wood_is_read_where_their_tops_land_when_their_feet_are_in_shade() -> None:
-    s = CANONICAL.px_per_mm
-    face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
-    lit = np.array([0.45, 0.63, 0.82], np.float32)
-    leans = np.zeros((len(SLOTS), 2))
-    for slot in SLOTS:
-        (x0, y0), (x1, y1) = slot_segment_mm(slot)
-        cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
-        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
-        # Seen from the side: the foot in the shaded side's shade, the lit top 6 mm across.
-        leans[slot.number] = 6.0 * across
+    face = lined_face()
+    # Seen from the side: the foot in the shaded side's shade, the lit top 6 mm across.
+    leans = np.array([6.0 * across(slot) for slot in SLOTS])
     photo = face.copy()
     for slot in SLOTS[::9]:
-        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(slot))
-        across = np.array([1.0, 0.0]) if slot.vertical else np.array([0.0, 1.0])
-        for k in range(-4, 16):
-            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
-            colour = lit if k >= 9 else lit * 0.45
-            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+        paint_across(photo, slot, range(-4, 16), lambda k: LIT_WOOD if k >= 9 else LIT_WOOD * 0.45)
     fallback = np.array([0.2, 0.3, 0.5], np.float32)
-    assert np.allclose(estimate_wood(photo, face, fallback, CANONICAL, leans), lit, rtol=0.1)
-    assert estimate_wood(photo, face, fallback, CANONICAL).sum() < 0.6 * lit.sum()
+    assert np.allclose(estimate_wood(photo, face, fallback, CANONICAL, leans), LIT_WOOD, rtol=0.1)
+    assert estimate_wood(photo, face, fallback, CANONICAL).sum() < 0.6 * LIT_WOOD.sum()
 
 
 def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly() -> None:
-    s = CANONICAL.px_per_mm
-    face = np.full((CANONICAL.size[1], CANONICAL.size[0], 3), 0.85, np.float32)
-    for slot in SLOTS:
-        (x0, y0), (x1, y1) = slot_segment_mm(slot)
-        cv2.line(face, (round(x0 * s), round(y0 * s)), (round(x1 * s), round(y1 * s)), (0.2, 0.2, 0.25), 3)
+    face = lined_face()
     photo = face.copy()
-    lit = np.array([0.45, 0.63, 0.82], np.float32)
     covered = list(range(0, len(SLOTS), 9))
     for number in covered:
         # Seen from the side: its shaded side from 3 mm before the line to just past it, then its
         # lit top.
-        (x0, y0), (x1, y1) = (np.array(end) * s for end in slot_segment_mm(SLOTS[number]))
-        across = np.array([1.0, 0.0]) if SLOTS[number].vertical else np.array([0.0, 1.0])
-        for k in range(-6, 9):
-            a, b = np.round(np.array([x0, y0]) + k * across), np.round(np.array([x1, y1]) + k * across)
-            colour = lit if k > 1 else lit * 0.45
-            cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour.tolist(), 1)
+        paint_across(photo, SLOTS[number], range(-6, 9), lambda k: LIT_WOOD if k > 1 else LIT_WOOD * 0.45)
     visible, narrow = line_signs(photo, face, CANONICAL)
     bare = [n for n in range(len(SLOTS)) if n not in covered]
     assert visible[covered].mean() > 0.9
