@@ -263,7 +263,7 @@ def estimate_wood(
     :func:`leans_mm`; none, seen from straight above), or ``fallback`` when too few hide.
     """
     visible = line_signs(balanced, face, view)[0]
-    xs, ys, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0)
+    _, _, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0)
     hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= HIDDEN_LINE * keep.sum(axis=1))
     if len(hidden) < MIN_WOOD_SLOTS:
         return fallback
