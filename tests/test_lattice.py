@@ -16,9 +16,12 @@ from calibration.profile import REFERENCE_GOLD
 from vision.geometry import board_corners_mm
 from vision.grid import (
     BASES,
+    CONFIRMING_CROSSINGS,
+    GOLD_ALIKE,
     GOLD_MM,
     LAYOUTS,
     MAX_CANDIDATES,
+    MAX_LINES_BEYOND,
     MIN_BASIS_AREA_MM2,
     MIN_GOLD_SUM,
     SPREAD_BASES,
@@ -28,10 +31,11 @@ from vision.grid import (
     gold_homographies,
     gold_map,
     gold_mask,
+    gold_under_board_light,
     locate_by_grid,
     outline_quads,
 )
-from vision.lattice import lattice_move, settle
+from vision.lattice import lattice_move, lines_beyond, settle
 from vision.load import Photo, load_photo
 from vision.synth.dataset import render_in_set
 
@@ -191,3 +195,76 @@ def test_a_four_cornered_outline_is_found_round_its_corners() -> None:
     # In the photo's own pixels (twice the reduced ones), each corner within a few pixels.
     gaps = np.linalg.norm(quads[0][:, None] - 2.0 * corners[None], axis=-1)
     assert gaps.min(axis=0).max() < 8.0 and gaps.min(axis=1).max() < 8.0
+
+
+def test_a_board_whose_ochre_art_looks_all_gold_is_found_by_its_purer_gold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Desert art under warm light: every pixel of the board points the gold's way, so the tokens
+    # merge with the art into shapeless blobs; only the tokens' purer gold makes round ones.
+    photo, truth = tuning_photo(644)
+    with monkeypatch.context() as loose:
+        loose.setattr("vision.grid.GOLD_ALIKES", (GOLD_ALIKE,))
+        assert _nearest_layout_mm(gold_candidates(gold_map(photo.image, GOLD_BGR))[0], truth) > 20.0
+    assert _nearest_layout_mm(gold_candidates(gold_map(photo.image, GOLD_BGR))[0], truth) < 20.0
+    assert _found_error_mm(photo.image, truth) < 2.0
+
+
+def test_a_board_whose_gold_and_outline_fail_is_found_by_its_grid_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    photo, truth = tuning_photo(4)
+    nothing = (np.zeros((0, 2)), np.zeros(0))
+    for finder in ("gold_candidates", "circle_candidates"):
+        monkeypatch.setattr(f"vision.grid.{finder}", lambda seen, keep=0: nothing)
+    monkeypatch.setattr("vision.grid.outline_homographies", lambda seen: [])
+    assert _found_error_mm(photo.image, truth) < 2.0
+    monkeypatch.setattr("vision.grid.lattice_homographies", lambda small, scale: [])
+    assert locate_by_grid(photo.image, GOLD_BGR) is None
+
+
+def _tiled_table(tile_px: float = 300.0) -> npt.NDArray[np.uint8]:
+    """A 2000 x 1500 photo of a gold-coloured tiled floor seen at a slant below a white wall, and no
+    board."""
+    plane = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    seen = np.float32([[500, 300], [1500, 300], [1950, 1450], [50, 1450]])
+    to_photo = cv2.getPerspectiveTransform(plane, seen)
+    image = np.zeros((1500, 2000, 3), np.uint8)
+    image[:] = REFERENCE_GOLD[::-1]
+    count = round(2000 / tile_px)
+    for k in range(-count, 2 * count + 1):
+        for ends in (((k / count, -1.0), (k / count, 2.0)), ((-1.0, k / count), (2.0, k / count))):
+            line = cv2.perspectiveTransform(np.float32([ends]), to_photo)[0]
+            cv2.line(image, *np.round(line).astype(int), (40, 50, 60), 3, cv2.LINE_AA)
+    # The wall keeps the light's colour from being taken for the floor's.
+    image[:300] = 235
+    return image
+
+
+def test_a_tiled_floor_the_colour_of_gold_is_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = _tiled_table()
+    assert locate_by_grid(image, GOLD_BGR) is None
+    # Its tiles lock a grid fit and show gold everywhere: only the lines going on past the grid's
+    # edge tell it from a board, whose lines end there.
+    monkeypatch.setattr("vision.grid.MAX_LINES_BEYOND", np.inf)
+    tiles = locate_by_grid(image, GOLD_BGR)
+    assert tiles is not None and tiles.crossings >= CONFIRMING_CROSSINGS
+    seen = gold_map(image, GOLD_BGR)
+    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
+    assert lines_beyond(grey, np.diag([seen.scale, seen.scale, 1.0]) @ tiles.homography) > 0.5
+    photo, truth = game_photo()
+    seen = gold_map(photo.image, GOLD_BGR)
+    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
+    assert lines_beyond(grey, np.diag([seen.scale, seen.scale, 1.0]) @ truth) < MAX_LINES_BEYOND
+
+
+def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light() -> None:
+    # The floor fills most of the photo: taken as the light's colour, it leaves the tokens grey.
+    photo, truth = tuning_photo(1292)
+    seen = gold_map(photo.image, GOLD_BGR)
+    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
+    on_small = np.diag([seen.scale, seen.scale, 1.0]) @ truth
+    _, whole_photo = settle(grey, gold_mask(seen), on_small)
+    move, own = settle(grey, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
+    assert whole_photo < MIN_GOLD_SUM <= 7.0 < own
+    assert np.allclose(move, np.eye(3))

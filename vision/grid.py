@@ -5,9 +5,11 @@ grid of thin dark lines printed on every cell edge. The gold tokens are
 found as yellow discs; four of them, matched to four gold cells, give a
 homography, kept when the other gold cells land on gold tokens too (the
 layout has no symmetry, so only the right way up fits them all). Where too
-few tokens show, the board's outline gives a homography instead. The grid's
-crossings then pull that homography onto the printed lines, and the grid's
-extent and the gold settle where on them the board lies (:mod:`vision.lattice`).
+few tokens show, the grid's own lines give a homography instead
+(:mod:`vision.gridlines`), then the board's outline. The grid's crossings
+then pull that homography onto the printed lines, and the grid's extent and
+the gold settle where on them the board lies (:mod:`vision.lattice`); a fit
+whose lines go on past the grid's edge is a tiled table's, not a board's.
 
 This is how a setup photo of a copy never seen is found (:mod:`calibration.setup`),
 and how the scanner reads a board without a profile of its copy.
@@ -27,7 +29,8 @@ import numpy.typing as npt
 
 from engine.board import COLS, GOLD_CELLS, ROWS
 from vision.geometry import GRID_LINE_MM, MARGIN_MM, PITCH_MM, View, board_corners_mm, cell_centre_mm
-from vision.lattice import settle
+from vision.gridlines import lattice_homographies
+from vision.lattice import lines_beyond, settle
 from vision.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]
@@ -37,8 +40,11 @@ FloatArray = npt.NDArray[np.float64]
 #: Gold is looked for on the photo reduced to this long side.
 SEARCH_LONG_SIDE = 1000
 #: A gold pixel's colour, once the photo's average colour is taken as grey, points this near the gold's
-#: (cosine of the angle between their chroma) and has at least this much colour.
+#: (cosine of the angle between their chroma) and has at least this much colour. Tokens are also
+#: looked for among pixels nearer still: on ochre art under warm light every pixel of the board can
+#: pass the first, and the tokens run into the art.
 GOLD_ALIKE = 0.85
+GOLD_ALIKES = (GOLD_ALIKE, 0.95)
 WHITE_POWER = 6
 GOLD_SATURATION_FLOORS = (0.22, 0.35, 0.5, 0.65)
 #: A gold token's area as a share of the photo, from a small steep board to one filling the frame.
@@ -84,6 +90,10 @@ LAYOUTS = 16
 #: A settled fit shows at least this much gold, summed over the 8 gold cells' discs
 #: (:func:`vision.lattice.settle`).
 MIN_GOLD_SUM = 4.0
+#: The grid's lines may go on past its outer lines this strongly at most, as a share of how they
+#: show on it (:func:`vision.lattice.lines_beyond`): on 184 of the tuning copies' photos a board's
+#: went on at 0.28 at most, where a tiled table's went on at 0.88 and more.
+MAX_LINES_BEYOND = 0.5
 #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
 CONFIRMING_CROSSINGS = 30
 
@@ -168,6 +178,21 @@ def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
     return GoldMap(cast(Image, small), factor, alike, saturation)
 
 
+def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: FloatArray) -> Image:
+    """:func:`gold_mask` of ``seen`` with the light's colour taken from the board's own pixels, where
+    ``homography`` (board mm to ``seen.small``'s pixels) puts it, rather than from the whole photo:
+    a large coloured table (terracotta tiles under warm light) sways the whole photo's estimate until
+    the tokens show no colour."""
+    board = np.zeros(seen.small.shape[:2], np.uint8)
+    corners = cv2.perspectiveTransform(board_corners_mm()[None], homography)[0]
+    cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), 1)
+    if not board.any():
+        return np.zeros(seen.small.shape[:2], np.uint8)
+    pixels = seen.small.astype(np.float32)
+    alike, saturation = gold_likeness(pixels, light_colour(pixels[board > 0]), gold_bgr)
+    return gold_mask(GoldMap(seen.small, seen.scale, alike, saturation))
+
+
 def gold_mask(seen: GoldMap) -> Image:
     """1 where :class:`GoldMap`'s pixels look like gold at the lowest saturation floor, else 0."""
     return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
@@ -175,15 +200,16 @@ def gold_mask(seen: GoldMap) -> Image:
 
 def gold_candidates(seen: GoldMap, keep: int = MAX_CANDIDATES) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of the ``keep`` roundest blobs the colour of gold and the size of a
-    token, and their roundness."""
+    token, and their roundness: blobs at each of :data:`GOLD_ALIKES` and
+    :data:`GOLD_SATURATION_FLOORS`, a token found at several kept at its roundest."""
     small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
     total = small.shape[0] * small.shape[1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     centres: list[tuple[float, float]] = []
     scores: list[float] = []
-    # Ochre art beside a token can join it into one blob at a low threshold and not at a higher one.
-    for floor in GOLD_SATURATION_FLOORS:
-        gold = ((alike > GOLD_ALIKE) & (saturation > floor)).astype(np.uint8)
+    # Ochre art beside a token can join it into one blob at low thresholds and not at higher ones.
+    for closeness, floor in itertools.product(GOLD_ALIKES, GOLD_SATURATION_FLOORS):
+        gold = ((alike > closeness) & (saturation > floor)).astype(np.uint8)
         opened = cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel)
         contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
@@ -615,9 +641,11 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     printed grid, or None.
 
     Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
-    confirms one; then each outline (:func:`outline_homographies`). A start that locks onto the grid
-    is then settled where the grid's lines end and the gold lies (:func:`vision.lattice.settle`): the
-    grid alone may hold it whole cells off, or turned.
+    confirms one; then the lattice of the grid's lines (:func:`vision.gridlines.lattice_homographies`),
+    which the grid's crossings must confirm; then each outline (:func:`outline_homographies`). A
+    start that locks onto the grid is then settled where the grid's lines end and the gold lies
+    (:func:`vision.lattice.settle`): the grid alone may hold it whole cells off, or turned. A fit
+    whose lines go on past the grid's edge (:func:`vision.lattice.lines_beyond`) is refused.
     """
     best: GridFit | None = None
     # One map of the gold serves every way of finding the tokens and the settling.
@@ -641,24 +669,37 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
         for first in outline_homographies(seen):
             yield first, None, candidates, roundness
 
+    def lattices() -> Iterator[Start]:
+        candidates, roundness = tokens(gold_candidates)
+        # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
+        found = lattice_homographies(seen.small, seen.scale)
+        shown = [settle(grey, gold, to_small @ first)[1] for first in found]
+        for _, first in sorted(zip(shown, found, strict=True), key=lambda pair: -pair[0]):
+            yield first, None, candidates, roundness
+
     # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
     # first bases may each miss one of them, and every spread quadruple is tried, on the blobs and
     # then on the circles; where many blobs of gold colour crowd the tokens out, more blobs; where
-    # the gold still fails, the board's own outline.
+    # the gold still fails, the grid's own lines, which must then confirm the fit, and the board's
+    # outline.
     passes = (
-        partial(layouts, gold_candidates, BASES),
-        partial(layouts, circle_candidates, BASES),
-        partial(layouts, gold_candidates, SPREAD_BASES),
-        partial(layouts, circle_candidates, SPREAD_BASES),
-        partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES),
-        outlines,
+        (partial(layouts, gold_candidates, BASES), MIN_CROSSINGS),
+        (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS),
+        (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS),
+        (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS),
+        (partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES), MIN_CROSSINGS),
+        (lattices, CONFIRMING_CROSSINGS),
+        (outlines, MIN_CROSSINGS),
     )
-    for starts in passes:
+    for starts, least in passes:
         for first, hits, candidates, roundness in starts():
             refined, crossings, looked_for = refine_on_grid(image, first)
             if crossings < MIN_CROSSINGS:
                 continue
             move, gold_sum = settle(grey, gold, to_small @ refined)
+            if gold_sum < MIN_GOLD_SUM:
+                own = gold_under_board_light(seen, gold_bgr, to_small @ refined)
+                move, gold_sum = settle(grey, own, to_small @ refined)
             if gold_sum < MIN_GOLD_SUM:
                 continue
             if not np.allclose(move, np.eye(3)):
@@ -666,6 +707,8 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
                 hits = None
             if hits is None:
                 hits = gold_hits(refined, candidates)
+            if crossings < least or lines_beyond(grey, to_small @ refined) > MAX_LINES_BEYOND:
+                continue
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for)
             if best is None or fit.crossings > best.crossings:
                 best = fit

@@ -39,6 +39,9 @@ SEGMENT_END_MM = 8.0
 BESIDE_MM = (3.0, 5.0)
 #: Shifts whose lines show at least this share of the best one's are told apart by their gold.
 EXTENT_SHARE = 0.9
+#: Past the grid's edge a board's frame and a table's edge may cross some of its lines' paths: a
+#: high percentile of the segments there tells the lines going on (:func:`lines_beyond`).
+BEYOND_PERCENTILE = 65.0
 #: Each gold cell is looked at within this radius (mm) of its centre (a token's is 15 mm).
 GOLD_DISC_MM = 10.0
 
@@ -145,6 +148,28 @@ def gold_presence(gold: Image) -> FloatArray:
             y = MARGIN_MM + (j - SHIFT_ROWS + 0.5) * PITCH_MM
             out[j, k] = share[_px(y, oy), _px(x, ox)]
     return out
+
+
+def lines_beyond(grey: Image, homography: FloatArray) -> float:
+    """How strongly the grid's lines go on past its outer lines, for one cell, as a share of how
+    strongly they show on the grid: the :data:`BEYOND_PERCENTILE` of those segments of
+    :func:`line_presence` over the median of the grid's own.
+
+    A board's printed lines end at its grid's edge; a tiled table's go on (where the photo shows
+    more of it than a wall or a cloth), and its tiles can lock a grid fit as well as a board's lines
+    do. ``grey`` and ``homography`` as for :func:`settle`.
+    """
+    vertical, horizontal = line_presence(around_view(grey, homography))
+    columns, rows = slice(SHIFT_COLS, SHIFT_COLS + COLS + 1), slice(SHIFT_ROWS, SHIFT_ROWS + ROWS + 1)
+    on = np.r_[
+        vertical[columns, SHIFT_ROWS : SHIFT_ROWS + ROWS].ravel(),
+        horizontal[rows, SHIFT_COLS : SHIFT_COLS + COLS].ravel(),
+    ]
+    past = np.r_[
+        vertical[columns, [SHIFT_ROWS - 1, SHIFT_ROWS + ROWS]].ravel(),
+        horizontal[rows, [SHIFT_COLS - 1, SHIFT_COLS + COLS]].ravel(),
+    ]
+    return float(np.percentile(past, BEYOND_PERCENTILE) / max(float(np.median(on)), 1e-6))
 
 
 def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray, float]:
