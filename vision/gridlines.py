@@ -157,9 +157,14 @@ def vanishing_point(
     points /= np.linalg.norm(points, axis=1, keepdims=True)
     support = _points_at(segments, points) @ weights
     inliers = _points_at(segments, points[np.argmax(support)][None])[0]
-    _, _, vt = np.linalg.svd(lines[inliers] * np.sqrt(weights[inliers])[:, None])
-    point = vt[-1]
+    point = _meeting_point(lines[inliers], weights[inliers])
     return point, _points_at(segments, point[None])[0]
+
+
+def _meeting_point(lines: FloatArray, weights: FloatArray) -> FloatArray:
+    """The point (homogeneous, unit length) nearest all of ``lines``, by weighted least squares."""
+    _, _, vt = np.linalg.svd(lines * np.sqrt(weights)[:, None])
+    return cast(FloatArray, vt[-1])
 
 
 def even_run(positions: FloatArray, weights: FloatArray, shortest: float, longest: float) -> EvenRun | None:
@@ -246,9 +251,7 @@ def _runs(
     if across_families < np.sin(np.radians(CROSSING_DEG)):
         return None
     lines = _lines(segments)
-    points = [
-        np.linalg.svd(lines[family] * np.sqrt(weights[family])[:, None])[2][-1] for family in (upright, level)
-    ]
+    points = [_meeting_point(lines[family], weights[family]) for family in (upright, level)]
     # The line through both vanishing points goes to infinity; the photo's middle keeps its scale.
     horizon = np.cross(points[0], points[1])
     middle = np.r_[segments[:, :2].mean(axis=0), 1.0]
