@@ -268,3 +268,17 @@ def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_lig
     move, own = settle(grey, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
     assert whole_photo < MIN_GOLD_SUM <= 7.0 < own
     assert np.allclose(move, np.eye(3))
+
+
+def test_a_fit_where_no_line_stands_out_is_still_settled() -> None:
+    # A start laid on speckled cloth crossed by clean light bands where the grid's lines would be:
+    # every shift's lines show less than the cloth beside them, and the least bad is still chosen.
+    rng = np.random.default_rng(5)
+    grey = np.where(rng.random((750, 1000)) < 0.2, 0, 128).astype(np.uint8)
+    # One pixel a millimetre, the board's origin 200 pixels right and 150 down.
+    start = np.array([[1.0, 0.0, 200.0], [0.0, 1.0, 150.0], [0.0, 0.0, 1.0]])
+    for k in range(-10, 20):
+        grey[:, max(0, 200 + 20 + 45 * k - 2) : max(0, 200 + 20 + 45 * k + 3)] = 200
+        grey[max(0, 150 + 20 + 45 * k - 2) : max(0, 150 + 20 + 45 * k + 3)] = 200
+    move, gold_sum = settle(grey, np.zeros_like(grey), start)
+    assert move.shape == (3, 3) and gold_sum == 0.0

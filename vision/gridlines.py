@@ -263,6 +263,8 @@ def _runs(
     turn = np.eye(3)
     turn[:2, :2] = np.linalg.inv(np.column_stack([d / np.linalg.norm(d) for d in directions]))
     rectify = turn @ affine
+    if abs(np.linalg.det(rectify)) < 1e-12:
+        return None
     middles = cv2.perspectiveTransform(((segments[:, :2] + segments[:, 2:]) / 2).reshape(-1, 1, 2), rectify)
     middles = middles.reshape(-1, 2)
     span = tuple(share * long_side for share in PITCH_RANGE)

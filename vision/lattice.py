@@ -194,7 +194,9 @@ def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray
     cols = np.array([cell.col for cell in GOLD_CELLS])
     choices = []
     for (c, r), lines in extent.items():
-        if lines < EXTENT_SHARE * best_extent:
+        # Measured from the best down, so that where no lines stand out (all darker art) the best
+        # is still among them.
+        if lines < best_extent - (1 - EXTENT_SHARE) * abs(best_extent):
             continue
         for half_turn in (False, True):
             at_rows = (ROWS - 1 - rows if half_turn else rows) + r + SHIFT_ROWS
