@@ -259,12 +259,14 @@ def _runs(
         return None
     affine = np.eye(3)
     affine[2] = horizon / (horizon @ middle)
-    directions = [(affine @ point)[:2] for point in (points[1], points[0])]
-    turn = np.eye(3)
-    turn[:2, :2] = np.linalg.inv(np.column_stack([d / np.linalg.norm(d) for d in directions]))
-    rectify = turn @ affine
-    if abs(np.linalg.det(rectify)) < 1e-12:
+    directions = np.column_stack([(affine @ point)[:2] for point in (points[1], points[0])])
+    directions /= np.maximum(np.linalg.norm(directions, axis=0), 1e-12)
+    if not np.isfinite(affine).all() or abs(np.linalg.det(directions)) < 1e-6:
+        # A family whose direction is lost (its point sent to infinity as well), or both one way.
         return None
+    turn = np.eye(3)
+    turn[:2, :2] = np.linalg.inv(directions)
+    rectify = turn @ affine
     middles = cv2.perspectiveTransform(((segments[:, :2] + segments[:, 2:]) / 2).reshape(-1, 1, 2), rectify)
     middles = middles.reshape(-1, 2)
     span = tuple(share * long_side for share in PITCH_RANGE)
