@@ -16,6 +16,7 @@ them; the scanner reads cells and slots at them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +64,23 @@ def slot_segment_mm(slot: Slot) -> tuple[tuple[float, float], tuple[float, float
 def board_corners_mm() -> FloatArray:
     """The four corners of the board's face, clockwise from top-left, shape (4, 2)."""
     return np.array([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]], dtype=np.float64)
+
+
+def keeps_handedness(homographies: npt.ArrayLike, at: tuple[float, float]) -> npt.NDArray[np.bool_]:
+    """For homographies ``(..., 3, 3)`` from board millimetres to photo pixels: whether each keeps
+    the board's "down" clockwise of its "right" near ``at``, as a photo of the face from the front
+    does (the photo's y runs down too). Undefined ones (not finite there) do not.
+
+    >>> keeps_handedness(np.stack([np.eye(3), np.diag([-1.0, 1.0, 1.0])]), (200.0, 130.0)).tolist()
+    [True, False]
+    """
+    x, y = at
+    corner = np.array([[x, y, 1.0], [x + PITCH_MM, y, 1.0], [x, y + PITCH_MM, 1.0]])
+    seen = np.einsum("...ij,mj->...mi", np.asarray(homographies, np.float64), corner)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        seen = seen[..., :2] / seen[..., 2:3]
+        along, below = seen[..., 1, :] - seen[..., 0, :], seen[..., 2, :] - seen[..., 0, :]
+        return cast(npt.NDArray[np.bool_], along[..., 0] * below[..., 1] - along[..., 1] * below[..., 0] > 0)
 
 
 @dataclass(frozen=True)

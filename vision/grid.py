@@ -28,7 +28,15 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import COLS, GOLD_CELLS, ROWS
-from vision.geometry import GRID_LINE_MM, MARGIN_MM, PITCH_MM, View, board_corners_mm, cell_centre_mm
+from vision.geometry import (
+    GRID_LINE_MM,
+    MARGIN_MM,
+    PITCH_MM,
+    View,
+    board_corners_mm,
+    cell_centre_mm,
+    keeps_handedness,
+)
 from vision.gridlines import lattice_homographies
 from vision.lattice import lines_beyond, settle
 from vision.rectify import reduce_for_view, warp_to_view
@@ -173,9 +181,18 @@ def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
     small = (
         cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
     )
+    return _gold_map_in_light(cast(Image, small), factor, gold_bgr)
+
+
+def _gold_map_in_light(
+    small: Image, scale: float, gold_bgr: npt.ArrayLike, where: npt.NDArray[np.bool_] | None = None
+) -> GoldMap:
+    """:class:`GoldMap` of the reduced photo ``small``, the light's colour taken from its pixels
+    ``where`` (all of them if None)."""
     pixels = small.astype(np.float32)
-    alike, saturation = gold_likeness(pixels, light_colour(pixels), gold_bgr)
-    return GoldMap(cast(Image, small), factor, alike, saturation)
+    white = light_colour(pixels if where is None else pixels[where])
+    alike, saturation = gold_likeness(pixels, white, gold_bgr)
+    return GoldMap(small, scale, alike, saturation)
 
 
 def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: FloatArray) -> Image:
@@ -188,9 +205,7 @@ def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: F
     cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), 1)
     if not board.any():
         return np.zeros(seen.small.shape[:2], np.uint8)
-    pixels = seen.small.astype(np.float32)
-    alike, saturation = gold_likeness(pixels, light_colour(pixels[board > 0]), gold_bgr)
-    return gold_mask(GoldMap(seen.small, seen.scale, alike, saturation))
+    return gold_mask(_gold_map_in_light(seen.small, seen.scale, gold_bgr, board > 0))
 
 
 def gold_mask(seen: GoldMap) -> Image:
@@ -372,11 +387,8 @@ def gold_homographies(
             hit = gaps < HIT_RADIUS * pitch
             hits = hit.sum(axis=1)
             hits[~np.isfinite(gaps).all(axis=1)] = 0
-            # Seen from the front, a plane keeps its handedness: the board's "down" stays clockwise of
-            # its "right".
-            frame = _project(h, np.array([[200.0, 130.0], [245.0, 130.0], [200.0, 175.0]]))
-            along, down = frame[:, 1] - frame[:, 0], frame[:, 2] - frame[:, 0]
-            hits[~(along[:, 0] * down[:, 1] - along[:, 1] * down[:, 0] > 0)] = 0
+            # Seen from the front, a plane keeps its handedness.
+            hits[~keeps_handedness(h, (200.0, 130.0))] = 0
             # The whole board in front of the camera, and no part of it many times nearer than another.
             w = np.einsum("nj,mj->nm", h[:, 2, :], np.c_[BOARD_CORNERS_MM, np.ones(4)])
             hits[~(w > 0).all(axis=1)] = 0

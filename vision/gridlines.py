@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import MARGIN_MM, PITCH_MM
+from vision.geometry import MARGIN_MM, PITCH_MM, keeps_handedness
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -277,16 +277,6 @@ def _runs(
     return rectify, across, down
 
 
-def _keeps_handedness(homography: FloatArray, at: tuple[float, float]) -> bool:
-    """Whether ``homography`` keeps the board's "down" clockwise of its "right" near ``at``, as a
-    photo of its face from the front does (the photo's y runs down too)."""
-    x, y = at
-    corner = np.array([[[x, y], [x + PITCH_MM, y], [x, y + PITCH_MM]]], np.float64)
-    origin, right, down = cv2.perspectiveTransform(corner, homography)[0]
-    along, below = right - origin, down - origin
-    return bool(along[0] * below[1] - along[1] * below[0] > 0)
-
-
 def lattice_homographies(small: Image, scale: float) -> list[FloatArray]:
     """Homographies (board millimetres to photo pixels) laying the board's grid on the lattice of
     the photo's grid lines, its columns on either family; ``small`` is the photo reduced by
@@ -326,7 +316,7 @@ def _laid(rectify: FloatArray, across: EvenRun, down: EvenRun, scale: float) -> 
         else:
             lay = np.array([[0, sx, x_at - mid_y * sx], [sy, 0, y_at - mid_x * sy], [0, 0, 1]])
         homography = to_photo @ lay
-        if not _keeps_handedness(homography, (mid_x, mid_y)):
+        if not keeps_handedness(homography, (mid_x, mid_y)):
             # Mirrored: the board's x runs the other way along its family.
             homography = homography @ np.array([[-1.0, 0, 2 * mid_x], [0, 1, 0], [0, 0, 1]])
         laid.append(homography / homography[2, 2])
