@@ -84,6 +84,16 @@ def _nearest_layout_mm(
     return min(errors, default=np.inf)
 
 
+def _reduced(
+    image: npt.NDArray[np.uint8], homography: npt.NDArray[np.float64]
+) -> tuple[GoldMap, npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """The gold search's map of ``image``, its reduced photo in grey, and ``homography`` (board mm
+    to ``image``'s pixels) moved onto the reduced photo, as :func:`settle` takes them."""
+    seen = gold_map(image, GOLD_BGR)
+    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
+    return seen, grey, np.diag([seen.scale, seen.scale, 1.0]) @ homography
+
+
 @pytest.fixture
 def no_circles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Gold tokens found as round blobs only."""
@@ -104,10 +114,9 @@ def test_a_move_shifts_and_turns_the_board() -> None:
 )
 def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(cols: int, rows: int, half_turn: bool) -> None:
     photo, truth = game_photo()
-    seen = gold_map(photo.image, GOLD_BGR)
     wrong = truth @ np.linalg.inv(lattice_move(cols, rows, half_turn))
-    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
-    move, gold_sum = settle(grey, gold_mask(seen), np.diag([seen.scale, seen.scale, 1.0]) @ wrong)
+    seen, grey, on_small = _reduced(photo.image, wrong)
+    move, gold_sum = settle(grey, gold_mask(seen), on_small)
     assert _error_mm(wrong @ move, truth) < 0.5
     assert gold_sum >= MIN_GOLD_SUM
 
@@ -249,21 +258,17 @@ def test_a_tiled_floor_the_colour_of_gold_is_no_board(monkeypatch: pytest.Monkey
     monkeypatch.setattr("vision.grid.MAX_LINES_BEYOND", np.inf)
     tiles = locate_by_grid(image, GOLD_BGR)
     assert tiles is not None and tiles.crossings >= CONFIRMING_CROSSINGS
-    seen = gold_map(image, GOLD_BGR)
-    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
-    assert lines_beyond(grey, np.diag([seen.scale, seen.scale, 1.0]) @ tiles.homography) > 0.5
+    _, grey, on_small = _reduced(image, tiles.homography)
+    assert lines_beyond(grey, on_small) > 0.5
     photo, truth = game_photo()
-    seen = gold_map(photo.image, GOLD_BGR)
-    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
-    assert lines_beyond(grey, np.diag([seen.scale, seen.scale, 1.0]) @ truth) < MAX_LINES_BEYOND
+    _, grey, on_small = _reduced(photo.image, truth)
+    assert lines_beyond(grey, on_small) < MAX_LINES_BEYOND
 
 
 def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light() -> None:
     # The floor fills most of the photo: taken as the light's colour, it leaves the tokens grey.
     photo, truth = tuning_photo(1292)
-    seen = gold_map(photo.image, GOLD_BGR)
-    grey = np.asarray(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), np.uint8)
-    on_small = np.diag([seen.scale, seen.scale, 1.0]) @ truth
+    seen, grey, on_small = _reduced(photo.image, truth)
     _, whole_photo = settle(grey, gold_mask(seen), on_small)
     move, own = settle(grey, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
     assert whole_photo < MIN_GOLD_SUM <= 7.0 < own
