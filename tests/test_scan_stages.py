@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 
 import cv2
 import numpy as np
@@ -22,7 +23,16 @@ from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm, s
 from vision.locate import NoBoardError, camera_from_homography, locate, project
 from vision.metrics import compare, match_colours
 from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import SlotReading, estimate_wood, leans_mm, line_signs
+from vision.slots import (
+    PROFILE_BANDS,
+    PROFILE_SIGNS,
+    SlotReading,
+    across_profiles,
+    estimate_wood,
+    leans_mm,
+    line_signs,
+    profile_signs,
+)
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -250,6 +260,49 @@ def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly(
     # In haze every line is faint, but still narrow.
     hazy = 0.3 * photo + 0.7 * 0.85
     assert line_signs(hazy.astype(np.float32), face, CANONICAL)[1][bare].mean() > 0.9
+
+
+def lit_beyond(top_from: float, k: int) -> np.ndarray:
+    """A palisade's colour ``k`` pixels across its line: lit from ``top_from`` outward (its top,
+    on the side of ``top_from``'s sign), shaded nearer."""
+    return LIT_WOOD if k * np.sign(top_from) >= abs(top_from) else LIT_WOOD * 0.45
+
+
+def test_the_profile_across_a_slot_runs_toward_where_its_palisades_top_lands() -> None:
+    face = lined_face()
+    photo = face.copy()
+    # Half the slots lean one way, half the other; each palisade's lit top lands where it leans.
+    turns = np.array([1.0 if n % 2 else -1.0 for n in range(len(SLOTS))])
+    leans = np.array([6.0 * turn * across(slot) for turn, slot in zip(turns, SLOTS, strict=True)])
+    for number in range(0, len(SLOTS), 3):
+        turn = turns[number]
+        offsets = range(-4, 16) if turn > 0 else range(-15, 5)
+        top_from = 9 * turn
+        paint_across(photo, SLOTS[number], offsets, partial(lit_beyond, top_from))
+    seen, printed = across_profiles(photo, face, CANONICAL, leans)
+    middle = seen.shape[1] // 2
+    for number in range(0, len(SLOTS), 3):
+        # Turned, every profile shows the lit top past the middle, on the lean's side.
+        assert np.allclose(seen[number, middle + 10], LIT_WOOD, atol=0.02)
+        assert np.allclose(seen[number, middle - 10], printed[number, middle - 10], atol=0.02)
+
+
+def test_profile_signs_see_a_palisade_and_nothing_on_a_bare_line() -> None:
+    face = lined_face()
+    photo = face.copy()
+    covered = list(range(0, len(SLOTS), 5))
+    for number in covered:
+        paint_across(photo, SLOTS[number], range(-5, 6), lambda k: LIT_WOOD if k > 0 else LIT_WOOD * 0.45)
+    signs = profile_signs(*across_profiles(photo, face, CANONICAL, leans_mm(None)))
+    assert signs.shape == (len(SLOTS), len(PROFILE_SIGNS) * PROFILE_BANDS)
+    by_sign = signs.reshape(len(SLOTS), len(PROFILE_SIGNS), PROFILE_BANDS)
+    bare = [n for n in range(len(SLOTS)) if n not in covered]
+    middle = [PROFILE_BANDS // 2 - 1, PROFILE_BANDS // 2]
+    assert np.abs(signs[bare]).max() < 1e-6
+    colour_change = by_sign[:, PROFILE_SIGNS.index("colour_change")]
+    assert (colour_change[covered][:, middle] > 0.1).all()
+    # The wood hides the printed line: fewer steps than the face where the line was.
+    assert (by_sign[covered, PROFILE_SIGNS.index("edge_change")][:, middle].min(axis=1) < 0).all()
 
 
 def test_choose_slots_keeps_sure_palisades() -> None:

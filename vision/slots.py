@@ -80,29 +80,58 @@ class SlotReading:
     features: FloatArray
 
 
+#: The profile across a slot (:func:`across_profiles`) reaches this far either side of its line (mm):
+#: past where a palisade's top lands seen from a phone's usual angles...
+PROFILE_SPAN_MM = 8.0
+#: ...and is weighed in this many bands, each a little over 2 mm wide.
+PROFILE_BANDS = 8
+#: The profile's light level is that of its outer parts, this wide at each end (mm).
+PROFILE_OUTER_MM = 1.5
+#: An edge's strength is weighed against the face's, this much added to both (grey 0..3) so that
+#: flat art on both sides weighs as no change.
+EDGE_FLOOR = 0.05
+#: The signs :func:`profile_signs` gives, each once per band across the slot.
+PROFILE_SIGNS = ("lighter", "light_change", "colour_change", "edge_change")
+
 #: The columns of :func:`slot_features`.
 FEATURES = (
     "wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "line_narrow",
     "lean", "art_hidden",
+    *(f"{sign}_{band}" for sign in PROFILE_SIGNS for band in range(PROFILE_BANDS)),
 )  # fmt: skip
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit TUNING_DIR`` prints them again).
+#: (``armadora bench fit TUNING_DIR`` prints them again): one row for the shares of
+#: :data:`FEATURES`' first nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the
+#: constant.
 WEIGHTS: tuple[float, ...] = (
-    5.104, 1.965, 4.362, -1.065, 9.371,
-    -9.778, -1.840, -3.865, 15.183, 1.643,
+    2.372, 0.799, 2.630, 1.036, 3.473, -3.310, -2.919, -2.073, 1.305,
+    0.009, -0.206, -0.754, 0.115, 0.429, 0.137, 0.128, 0.051,
+    -0.155, -0.229, -0.028, 0.218, -0.038, 0.017, 0.013, -0.090,
+    -0.268, -0.295, -0.123, -0.107, 0.031, 0.242, 0.124, -0.057,
+    -0.211, 0.147, 1.099, -1.642, -1.912, -0.142, -0.159, 0.312,
+    -2.356,
 )  # fmt: skip
 
 
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
-#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
+#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``): the learnt one on photos
+#: 0-299 and 360-1319 of ``copies-tuning``, the improvised one on photos 0-299 and 360-599.
 LEARNT_WEIGHTS: tuple[float, ...] = (
-    2.881, 1.166, 1.341, 0.483, 6.209,
-    -4.838, -3.254, -1.747, 7.618, -1.613,
+    0.980, 1.347, 1.830, 0.624, 3.116, -3.718, -4.367, -2.501, 0.984,
+    0.602, -0.274, -0.774, 1.121, 0.423, 0.389, -0.406, 0.190,
+    -0.581, 0.003, 0.021, -0.459, -0.313, -0.436, -0.329, -0.206,
+    -0.299, -0.465, -0.512, -0.260, 0.148, 0.191, -0.106, -0.589,
+    0.457, 0.427, 1.056, -2.420, -3.017, 0.378, 0.378, 0.366,
+    -2.278,
 )  # fmt: skip
 IMPROVISED_WEIGHTS: tuple[float, ...] = (
-    3.604, 4.024, 0.230, -3.708, 8.114,
-    -3.952, -7.769, -1.637, -0.996, 2.103,
+    2.162, 1.699, 0.458, 0.498, 3.726, -3.673, -5.630, -1.383, -4.701,
+    -0.277, -0.254, -0.424, -0.389, 1.450, 0.327, 0.043, -0.329,
+    -0.145, -0.211, 0.848, -1.200, -0.587, -0.380, -0.275, -0.267,
+    0.898, 0.541, 0.495, 1.260, 0.052, -0.845, -0.986, 0.537,
+    0.259, 0.337, 2.132, -1.482, -2.115, 0.016, 0.376, 0.159,
+    -1.450,
 )  # fmt: skip
 
 
@@ -232,6 +261,80 @@ def line_signs(
     return visible, narrow
 
 
+def across_profiles(
+    balanced: FloatImage, face: FloatImage, view: View, leans: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The photo's and the face's colour across each slot's line, shape (67, across, 3) each.
+
+    Each position across is the median along the slot's readable length
+    (:func:`_band_samples`), from :data:`PROFILE_SPAN_MM` on one side to as
+    far on the other, turned so that it runs toward where tall things lean
+    (``leans``, from :func:`leans_mm`): a palisade's top and shaded side then
+    fall on the same side of every profile.
+    """
+    xs, ys, _ = _band_samples(view, leans, 0.0, half_mm=PROFILE_SPAN_MM)
+    _, _, keep = _band_samples(view, leans, 0.0)
+    photo, printed = _sample(balanced, xs, ys), _sample(face, xs, ys)
+    normals = np.array([_normal(slot) for slot in SLOTS])
+    backward = (leans * normals).sum(axis=1) < 0
+    profiles = []
+    # A camera low enough to leave nothing of a slot readable still gives it a profile: the whole length.
+    keep[~keep.any(axis=1)] = True
+    for image in (photo, printed):
+        middle = np.array([np.median(image[n][keep[n]], axis=0) for n in range(len(SLOTS))])
+        middle[backward] = middle[backward, ::-1]
+        profiles.append(middle.astype(np.float64))
+    return profiles[0], profiles[1]
+
+
+def profile_signs(photo: FloatArray, printed: FloatArray, view: View = CANONICAL) -> FloatArray:
+    """How a slot's profile across its line (:func:`across_profiles`) differs from the face's, in
+    :data:`PROFILE_BANDS` bands across: shape (67, 4 * bands), the signs :data:`PROFILE_SIGNS`
+    names, band by band.
+
+    A palisade changes the profile in a shape of its own: its foot hides the
+    line, its lit top and shaded side land on the side it leans to, and its
+    long edges draw steps the face does not have. The shares of the other
+    signs count how much of a slot looks unlike the face; these say where
+    across it, and how. Per band: how much lighter than the face (log ratio,
+    less that of the profile's outer parts, for the light's level), how much
+    lighter or darker whichever way, how far its colour (chromaticity) is from
+    the face's, and how much stronger its steps are than the face's.
+
+    >>> flat = np.full((67, 33, 3), 0.5)
+    >>> bool(np.allclose(profile_signs(flat, flat), 0.0))
+    True
+    >>> stick = flat.copy(); stick[:, 14:20] = (0.2, 0.4, 0.6)
+    >>> signs = profile_signs(stick, flat).reshape(67, 4, PROFILE_BANDS)
+    >>> bool((signs[:, 3, 3:5] > 1).all() and (signs[:, 3, [0, 7]] == 0).all())
+    True
+    """
+    grey_photo, grey_face = photo.sum(axis=-1), printed.sum(axis=-1)
+    across = grey_photo.shape[1]
+    outer = max(1, round(PROFILE_OUTER_MM * view.px_per_mm))
+    ratio = np.log(np.maximum(grey_photo, 1e-3) / np.maximum(grey_face, 1e-3))
+    ratio -= np.median(np.c_[ratio[:, :outer], ratio[:, -outer:]], axis=1, keepdims=True)
+    chroma = np.linalg.norm(
+        photo / np.maximum(grey_photo, 1e-3)[..., None] - printed / np.maximum(grey_face, 1e-3)[..., None],
+        axis=-1,
+    )
+    steps_photo = np.abs(np.diff(grey_photo, axis=1))
+    steps_face = np.abs(np.diff(grey_face, axis=1))
+    bands = np.array_split(np.arange(across), PROFILE_BANDS)
+    lighter = [ratio[:, band].mean(axis=1) for band in bands]
+    light_change = [np.abs(ratio[:, band]).mean(axis=1) for band in bands]
+    colour_change = [chroma[:, band].mean(axis=1) for band in bands]
+    # The steps between a band's own samples: a band of one sample has none.
+    edge_change = [
+        np.log(
+            (steps_photo[:, band[:-1]].sum(axis=1) + EDGE_FLOOR)
+            / (steps_face[:, band[:-1]].sum(axis=1) + EDGE_FLOOR)
+        )
+        for band in bands
+    ]
+    return np.column_stack([*lighter, *light_change, *colour_change, *edge_change])
+
+
 def _px_range(view: View, start_mm: float, stop_mm: float, middle: int) -> npt.NDArray[np.intp]:
     """The indices of a profile's samples from ``start_mm`` to ``stop_mm`` across the line, its
     middle sample being ``middle``."""
@@ -305,7 +408,8 @@ def slot_features(
     (:func:`line_signs`); how far
     tall things lean across the slot here (in palisade heights); and how much
     of the art's texture beside the line at the foot fails to show, weighed
-    by how much texture the art has there (:func:`vision.texture.texture_match`).
+    by how much texture the art has there (:func:`vision.texture.texture_match`); then how the
+    profile across the slot differs from the face's, band by band (:func:`profile_signs`).
     """
     leans = leans_mm(camera)
     columns = []
@@ -334,8 +438,10 @@ def slot_features(
         columns_px.reshape(len(SLOTS), -1),
         counted,
     )
+    profiles = profile_signs(*across_profiles(balanced, face, view, leans), view)
     # Texture that fails to match says something covers the art only where the art has texture.
-    return np.column_stack([*shares, lean_across, (1.0 - match) * np.minimum(amount / FULL_DETAIL, 1.0)])
+    hidden_art = (1.0 - match) * np.minimum(amount / FULL_DETAIL, 1.0)
+    return np.column_stack([*shares, lean_across, hidden_art, profiles])
 
 
 def _across(view: View, half_mm: float) -> FloatArray:
@@ -369,6 +475,13 @@ def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS)
     return logistic(model_inputs(features), weights)
 
 
+#: The ridge the slot model is fitted with: with the profile's many signs, a fit with a lighter
+#: one trusts one copy's quirks. Fitted on five tuning copies and tried on the sixth, in turn, a
+#: ridge of 1 made 44 mistakes on faces learnt from setup photos (69 at
+#: :data:`vision.logistic.RIDGE`, 38 at 10) and 53 on improvised faces (54 and 70).
+RIDGE = 1.0
+
+
 def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
     """Weights for :func:`palisade_probability`, fitted to slots whose truth is known.
 
@@ -379,7 +492,7 @@ def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArr
     >>> bool(((palisade_probability(features, w) > 0.5) == truth).mean() > 0.95)
     True
     """
-    return fit_logistic(model_inputs(features), labels)
+    return fit_logistic(model_inputs(features), labels, RIDGE)
 
 
 def palisade_mask(
