@@ -272,8 +272,8 @@ def across_profiles(
     (``leans``, from :func:`leans_mm`): a palisade's top and shaded side then
     fall on the same side of every profile.
     """
-    xs, ys, _ = _band_samples(view, leans, 0.0, half_mm=PROFILE_SPAN_MM)
-    _, _, keep = _band_samples(view, leans, 0.0)
+    # Which steps along a slot are readable does not depend on how wide the band is.
+    xs, ys, keep = _band_samples(view, leans, 0.0, half_mm=PROFILE_SPAN_MM)
     photo, printed = _sample(balanced, xs, ys), _sample(face, xs, ys)
     normals = np.array([_normal(slot) for slot in SLOTS])
     backward = (leans * normals).sum(axis=1) < 0
