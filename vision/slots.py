@@ -275,8 +275,7 @@ def across_profiles(
     # Which steps along a slot are readable does not depend on how wide the band is.
     xs, ys, keep = _band_samples(view, leans, 0.0, half_mm=PROFILE_SPAN_MM)
     photo, printed = _sample(balanced, xs, ys), _sample(face, xs, ys)
-    normals = np.array([_normal(slot) for slot in SLOTS])
-    backward = (leans * normals).sum(axis=1) < 0
+    backward = _lean_across(leans) < 0
     profiles = []
     # A camera low enough to leave nothing of a slot readable still gives it a profile: the whole length.
     keep[~keep.any(axis=1)] = True
@@ -424,8 +423,7 @@ def slot_features(
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
     columns.extend(line_signs(balanced, face, view))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
-    normals = np.array([_normal(slot) for slot in SLOTS])
-    lean_across = np.abs((leans * normals).sum(axis=1)) / PALISADE_HEIGHT_MM
+    lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
     # The art beside the line, where a palisade's foot covers it; the line itself is left out, as a
     # palisade's edge or shadow along it looks much like it.
     xs, ys, _ = _band_samples(view, leans, 0.0, TEXTURE_HALF_MM)
@@ -447,6 +445,14 @@ def slot_features(
 def _across(view: View, half_mm: float) -> FloatArray:
     """Where a band's pixels lie across its line (mm), a band ``half_mm`` either side of it."""
     across: FloatArray = np.arange(-half_mm, half_mm + 1e-9, 1.0 / view.px_per_mm)
+    return across
+
+
+def _lean_across(leans: FloatArray) -> FloatArray:
+    """How far (mm) tall things lean across each slot's line, toward its normal's side or, negative,
+    away from it."""
+    normals = np.array([_normal(slot) for slot in SLOTS])
+    across: FloatArray = (leans * normals).sum(axis=1)
     return across
 
 
