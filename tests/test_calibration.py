@@ -35,8 +35,8 @@ from vision.grid import (
     locate_by_grid,
     refine_on_grid,
 )
-from vision.improvise import LIKELY_OUTLINE, _bare_lines, _recurring_groups
-from vision.learn import FACE_VIEW, clearest_outlines
+from vision.improvise import _bare_lines, _recurring_groups
+from vision.learn import FACE_VIEW, warrior_looks, warrior_odds
 from vision.load import load_photo
 from vision.locate import SEARCH_ATTEMPTS, Located, NoBoardError
 from vision.metrics import compare
@@ -45,7 +45,14 @@ from vision.synth.copies import TUNING_COPIES
 from vision.synth.dataset import render_in_set
 from vision.synth.render import RenderedPhoto, render_photo
 from vision.synth.setup import render_setup
-from vision.tokens import LEARNT_WEIGHTS, hidden_occupied, hidden_signs, match_levels, occupied_odds
+from vision.tokens import (
+    IMPROVISED_WEIGHTS,
+    LEARNT_WEIGHTS,
+    hidden_occupied,
+    hidden_signs,
+    match_levels,
+    occupied_odds,
+)
 from webui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,8 +212,9 @@ def test_a_hidden_corner_is_judged_by_its_warrior_match_against_the_photos_own_l
     art = np.array([[0.20, 0.30], [0.35, 0.33], [0.30, 0.25]])
     warriors = np.array([[0.95, 0.30], [0.30, 0.90]])
     levels = match_levels(art, warriors)
-    # Outlines no clearer than art's at its clearest: the matches decide.
-    unclear = np.full(2, LIKELY_OUTLINE)
+    # Looks no more like a warrior than art's at its clearest (an outline scoring 2.5, colours
+    # stepping and spreading as on the tuning copies' empty cells): the matches decide.
+    unclear = np.tile(np.log([2.5, 9.0, 9.0, 15.0]), (2, 1))
     # An empty corner printed all in a token's colour, matching no better than the art does,
     # and a warrior whose print shows little of its colour.
     corners = np.array([[0.34, 0.31], [0.30, 0.88]])
@@ -237,16 +245,74 @@ def test_a_hidden_corners_warrior_outline_outweighs_a_weak_picture_match() -> No
     side = WARRIOR_SIDE_MM * CANONICAL.px_per_mm
     box = cv2.boxPoints(((x + 3, y - 2), (side, side), 10.0))
     cv2.fillConvexPoly(balanced, np.round(box).astype(np.int32), (0.35, 0.3, 0.6))
-    outlines = clearest_outlines(balanced, [warrior, bare], CANONICAL)
-    assert outlines[0] > 3.0 > 2.0 > outlines[1]
+    looks = warrior_looks(balanced, [warrior, bare], CANONICAL)
+    assert np.exp(looks[0, 0]) > 3.0 > 2.0 > np.exp(looks[1, 0])
+    assert warrior_odds(looks)[1] < 0 < warrior_odds(looks)[0]
     # On a bare board, with a picture matching weakly (a palisade across it, a faint emblem),
     # the outline decides.
     levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
     weak = np.array([[0.45, 0.30], [0.45, 0.30]])
     occupied = hidden_occupied(
-        hidden_signs(weak, np.ones(2), outlines, *levels, occupied_odds(2, 28)), LEARNT_WEIGHTS
+        hidden_signs(weak, np.ones(2), looks, *levels, occupied_odds(2, 28)), LEARNT_WEIGHTS
     )
     assert occupied[1] < 0.5 < occupied[0]
+
+
+def test_without_a_profile_a_cell_that_looks_like_a_warrior_is_one_though_no_group_matches_it() -> None:
+    rng = np.random.default_rng(1)
+    art = (0.5 + rng.normal(0, 0.08, (CANONICAL.size[1], CANONICAL.size[0], 3))).astype(np.float32)
+    warrior, bare = Cell(1, 2), Cell(1, 4)
+    face = _face_with_warrior(art, warrior, (0.15, 0.15, 0.2))
+    looks = warrior_looks(face, [warrior, bare], CANONICAL)
+    levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
+    # A player whose colour made no group: its warrior matches no picture better than art does.
+    matches = np.array([[0.33, 0.30], [0.33, 0.30]])
+    occupied = hidden_occupied(hidden_signs(matches, np.zeros(2), looks, *levels), IMPROVISED_WEIGHTS)
+    assert occupied[1] < 0.5 < occupied[0]
+    # A warrior whose looks are spoilt (a palisade across it, a shadow over it) is still told by
+    # its picture, matching as well as its group's warriors do.
+    matches = np.array([[0.33, 0.30], [0.95, 0.30]])
+    occupied = hidden_occupied(hidden_signs(matches, np.ones(2), looks, *levels), IMPROVISED_WEIGHTS)
+    assert occupied[1] > 0.5
+
+
+def _face_with_warrior(art: np.ndarray, cell: Cell, back: tuple[float, float, float]) -> np.ndarray:
+    """``art`` (float BGR at :data:`CANONICAL`) with a warrior of one flat ``back`` colour on ``cell``,
+    its emblem a lighter ring, a little off the cell's centre and turned."""
+    x, y = (v * CANONICAL.px_per_mm for v in cell_centre_mm(cell))
+    side = WARRIOR_SIDE_MM * CANONICAL.px_per_mm
+    face = art.copy()
+    box = cv2.boxPoints(((x - 2, y + 3), (side, side), -8.0))
+    cv2.fillConvexPoly(face, np.round(box).astype(np.int32), back)
+    cv2.circle(face, (round(x - 2), round(y + 3)), round(side / 5), tuple(min(1.0, c + 0.3) for c in back), 2)
+    return face
+
+
+def test_a_warrior_shows_by_its_flat_back_on_busy_art_of_its_own_colour_and_flat_art_does_not() -> None:
+    rng = np.random.default_rng(3)
+    h, w = CANONICAL.size[1], CANONICAL.size[0]
+    # Busy art: blotches of light and dark about a grey-green, edges everywhere.
+    blotches = cv2.resize(
+        rng.uniform(-0.25, 0.25, (h // 6, w // 6, 1)), (w, h), interpolation=cv2.INTER_NEAREST
+    )
+    busy = np.clip(np.array([0.45, 0.55, 0.5]) + blotches[..., None], 0, 1).astype(np.float32)
+    warrior, bare = Cell(2, 3), Cell(2, 5)
+    on_busy = _face_with_warrior(busy, warrior, (0.45, 0.55, 0.5))
+    looks = warrior_looks(on_busy, [warrior, bare], CANONICAL)
+    # The bare cell's blotches outline a warrior's square as clearly as a sure warrior's (3).
+    assert np.exp(looks[1, 0]) > 3.0
+    odds = warrior_odds(looks)
+    assert odds[1] < 0 < odds[0]
+    # Flat snow with one printed stroke across a bare cell: its edge is strong against the cell's
+    # typical (no) edge, but nothing square stands out from the snow; a white warrior does.
+    snow = np.full((h, w, 3), (0.86, 0.88, 0.9), np.float32) + rng.normal(0, 0.004, (h, w, 3)).astype(
+        np.float32
+    )
+    x, y = (round(v * CANONICAL.px_per_mm) for v in cell_centre_mm(bare))
+    cv2.line(snow, (x - 30, y - 10), (x + 30, y + 14), (0.55, 0.55, 0.6), 2)
+    on_snow = _face_with_warrior(snow, warrior, (0.97, 0.97, 0.97))
+    odds = warrior_odds(warrior_looks(on_snow, [warrior, bare], CANONICAL))
+    assert odds[1] < 0 < odds[0]
 
 
 def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:

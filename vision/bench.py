@@ -301,18 +301,57 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData
     return data
 
 
+def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Every off-gold cell's :func:`vision.learn.warrior_signs` and whether a warrior is there, on
+    each board photo whose board :func:`vision.improvise.board_face` finds."""
+    from vision.improvise import board_face
+    from vision.learn import FACE_VIEW, find_token, warrior_signs
+    from vision.load import read_photo
+
+    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
+    signs, labels = [], []
+    for photo, truth_path in pairs:
+        truth = json.loads(truth_path.read_text())
+        if not truth.get("board", True):
+            continue
+        try:
+            seen = board_face(read_photo(photo).image)
+        except PhotoError:
+            continue
+        if seen is None:
+            continue
+        occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
+        for cell in off_gold:
+            signs.append(warrior_signs(seen.face, cell, find_token(seen.face, cell, FACE_VIEW), FACE_VIEW))
+            labels.append(tuple(cell) in occupied)
+    return np.array(signs), np.array(labels, bool)
+
+
+Model = Callable[..., npt.NDArray[np.float64]]
+
+
 def _fit(data: TrainingData, examples: str, where: str, name: str, **options: Any) -> None:
     """Fit one model on ``data``'s ``examples`` and print its weights as ``where`` holds them."""
     from vision import cells, slots, tokens
 
-    models: dict[str, tuple[Callable[..., npt.NDArray[np.float64]], Callable[..., npt.NDArray[np.float64]]]]
-    models = {
+    models: dict[str, tuple[Model, Model]] = {
         "slots": (slots.fit_weights, slots.palisade_probability),
         "cells": (cells.fit_weights, cells.occupied_probability),
         "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
     }
-    fit, model = models[examples]
-    x, y = data.stacked(examples)
+    _print_fit(*data.stacked(examples), *models[examples], where, name, **options)
+
+
+def _print_fit(
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.bool_],
+    fit: Model,
+    model: Model,
+    where: str,
+    name: str,
+    **options: Any,
+) -> None:
+    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; print them as ``where`` holds them."""
     weights = fit(x, y, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
     print(f"# {where}: fitted on {len(y)} examples; {wrong} wrong on that same set")
@@ -323,8 +362,10 @@ def main_fit(folder: Path) -> int:
     """Fit the readers' models on a tuning folder; print the weights to paste into the readers.
 
     A folder of the reference kit refits the slot and cell models. A folder of other copies
-    (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: with the
-    profile learnt from each setup photo, and with the profile improvised from each photo.
+    (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: how a
+    warrior looks on any copy (:func:`vision.learn.warrior_odds`), and the readers with the
+    profile learnt from each setup photo and with the profile improvised from each photo. The
+    improvised readers' signs depend on how a warrior looks: paste its weights first, then fit again.
     """
     from calibration.profile import default_profile
     from calibration.setup import calibrate
@@ -339,6 +380,11 @@ def main_fit(folder: Path) -> int:
         _fit(data, "slots", "vision/slots.py", "WEIGHTS")
         _fit(data, "cells", "vision/cells.py", "WEIGHTS")
         return 0
+    from vision.learn import fit_warrior_weights, warrior_probability
+
+    _print_fit(
+        *warrior_data(pairs), fit_warrior_weights, warrior_probability, "vision/learn.py", "WARRIOR_WEIGHTS"
+    )
     learnt: dict[str, Profile] = {}
 
     def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Profile]:

@@ -1,14 +1,15 @@
 """A provisional profile of a copy the scanner has no profile of, made up from the game photo itself.
 
 Without a setup photo nothing says what this copy's empty cells look like or
-which colours its warriors are. But the photo shows warriors: flat squares of
-one print whose outline stands out from the art (:func:`find_token`). The
-clearest of them are grouped by colour; so are cells of a colour none of them
-has whose emblems match one another's, for a player whose outlines are all
-unclear (a full board). Each group's picture stands in
-for that colour's warrior (:mod:`vision.tokens`), so that every cell is judged
-by how well a warrior of the board matches it, as a setup's hidden corners
-are. The face is the photo itself, with the gold, the clearest warriors and
+which colours its warriors are. But the photo shows warriors: squares of one
+print whose outline stands out from the art and whose flat back steps away from
+it on its sides (:func:`vision.learn.warrior_odds`). The surest of them are
+grouped by colour; so are cells of a colour none of them has whose emblems
+match one another's, for a player whose warriors all look unsure (a full
+board). Each group's picture stands in for that colour's warrior
+(:mod:`vision.tokens`), so that every cell is judged by how well a warrior of
+the board matches it, as a setup's hidden corners are, and by how much it looks
+like a warrior. The face is the photo itself, with the gold, the surest warriors and
 every palisade line's surroundings (as far as a palisade there would lean)
 filled in from around them and the grid line drawn back, so that the slot
 reader compares each line with a line bare of palisades. Groups are named
@@ -41,9 +42,10 @@ from vision.learn import (
     fill_tokens,
     find_token,
     gold_colour,
-    outline_score,
     token_image,
     top_down,
+    warrior_odds,
+    warrior_signs,
 )
 from vision.locate import camera_from_homography
 from vision.slots import leans_mm
@@ -51,13 +53,14 @@ from vision.slots import leans_mm
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
-#: A cell whose best warrior outline scores this (:func:`vision.learn.outline_score`) is taken as
-#: surely holding a warrior: on the tuning copies' photos 1 empty cell in 140 scored as much.
-SURE_OUTLINE = 3.0
-#: Fewer such warriors than this, and those of the clearest outlines down to this score count too
-#: (1 empty cell in 25 of the tuning copies' photos scored as much).
+#: A cell whose warrior's looks give these log odds of a warrior (:func:`vision.learn.warrior_odds`)
+#: is taken as surely holding one: on the tuning copies' photos 1320-1559, none of 3,222 empty
+#: cells looked as sure, and 5 % of the warriors looked less sure.
+SURE_WARRIOR = float(np.log(0.98 / 0.02))
+#: Fewer such warriors than this, and the likeliest down to these odds count too (9 of the 3,222
+#: empty cells looked as likely, and 1.6 % of the warriors less).
 MIN_SURE_WARRIORS = 10
-LIKELY_OUTLINE = 2.5
+LIKELY_WARRIOR = float(np.log(0.8 / 0.2))
 #: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
 SAME_PLAYER_DELTA_E = 14.0
 MAX_PLAYERS = 4
@@ -80,6 +83,17 @@ LINE_FILL_MM = 4.5
 
 
 @dataclass(frozen=True, eq=False)
+class BoardFace:
+    """A board of an unknown copy seen from above (:data:`vision.learn.FACE_VIEW`): where it is in
+    the photo, its gold's colour and the light's (float BGR, 0..1)."""
+
+    fit: GridFit
+    face: Image
+    gold: FloatArray
+    white: FloatArray
+
+
+@dataclass(frozen=True, eq=False)
 class Improvised:
     """A provisional profile, and where the board is in the photo it was made from."""
 
@@ -87,28 +101,41 @@ class Improvised:
     fit: GridFit
 
 
-def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> Improvised | None:
-    """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
-    board is found by its gold and grid (:func:`vision.grid.locate_by_grid`)."""
+def board_face(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> BoardFace | None:
+    """The board in a game ``image`` of an unknown copy, found by its gold and grid
+    (:func:`vision.grid.locate_by_grid`) and seen from above, or None when no board is found."""
     gold_bgr = rgb_to_bgr_float(gold_rgb) * 255
     fit = locate_by_grid(image, gold_bgr)
     if fit is None:
         return None
     read = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
-    pixels = cell_pixels(read, READ_VIEW)
-    gold = gold_colour(pixels, light_colour(read), gold_bgr)
-    white = gold / (gold_bgr / 255)
-    face = top_down(image, fit.homography, FACE_VIEW)
+    gold = gold_colour(cell_pixels(read, READ_VIEW), light_colour(read), gold_bgr)
+    return BoardFace(fit, top_down(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))
+
+
+def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> Improvised | None:
+    """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
+    board is found (:func:`board_face`)."""
+    seen = board_face(image, gold_rgb)
+    if seen is None:
+        return None
+    fit, face, gold, white = seen.fit, seen.face, seen.gold, seen.white
     off_gold = [cell for cell in CELLS if cell not in GOLD_CELLS]
     placed = {cell: find_token(face, cell, FACE_VIEW) for cell in off_gold}
-    outlines = {cell: outline_score(face, cell, placed[cell], FACE_VIEW) for cell in off_gold}
-    # A dim or blurred photo draws few sharp outlines: then the clearest of the likely ones count
+    looks = dict(
+        zip(
+            off_gold,
+            warrior_odds(np.array([warrior_signs(face, cell, placed[cell], FACE_VIEW) for cell in off_gold])),
+            strict=True,
+        )
+    )
+    # A dim or blurred photo draws few sharp warriors: then the likeliest of the likely ones count
     # too, so that each player's colour is seen on a few warriors.
-    ranked = sorted(off_gold, key=lambda cell: -outlines[cell])
+    ranked = sorted(off_gold, key=lambda cell: -looks[cell])
     sure = [
         cell
         for rank, cell in enumerate(ranked)
-        if outlines[cell] >= SURE_OUTLINE or (rank < MIN_SURE_WARRIORS and outlines[cell] >= LIKELY_OUTLINE)
+        if looks[cell] >= SURE_WARRIOR or (rank < MIN_SURE_WARRIORS and looks[cell] >= LIKELY_WARRIOR)
     ]
     pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
     # Four players at most: the largest groups are theirs, the rest taken for art that looked

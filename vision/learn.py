@@ -8,6 +8,7 @@ lies on its cell and its picture, and the face with what tokens hid filled in.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, cast
 
 import cv2
@@ -19,12 +20,15 @@ from engine.board import GOLD_CELLS, Cell
 from vision.colour import shaded_distance
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
 from vision.grid import GOLD_ALIKE, gold_likeness
+from vision.logistic import fit_logistic, logistic
 from vision.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Floats = npt.NDArray[np.floating[Any]]
+#: Where a warrior lies on a top-down view: its centre (view pixels) and turn (degrees).
+Place = tuple[float, float, float]
 
 #: The face is kept at the reference face's resolution.
 FACE_VIEW = View(5.0)
@@ -42,6 +46,24 @@ BACK_DISTANCE = 0.2
 BACK_SIZE = (0.85, 1.12)
 #: The turns a warrior is looked for at on its corner (degrees).
 TOKEN_TURNS_DEG = tuple(np.arange(-20.0, 20.1, 2.5))
+#: A warrior is looked for on its cell's edges capped at this percentile of them (on the tuning
+#: copies' photos, 70 and 93 told warriors from art less well by their looks).
+EDGE_CAP_PERCENTILE = 85
+#: The strips either side of a warrior's outline whose colours :func:`back_against_art` compares
+#: (mm from its edge): its back just inside, short of its emblem, and the art just outside, beyond
+#: its side and its shadow.
+BACK_STRIP_MM = (1.5, 5.0)
+ART_STRIP_MM = (1.5, 4.5)
+#: Outline scores, colour steps and spreads are floored here before their logs: a cell of flat
+#: art has no edges and no spread at all.
+MIN_OUTLINE = 0.1
+MIN_LAB = 0.3
+#: The columns of :func:`warrior_signs`.
+WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
+#: Logistic weights over :func:`warrior_signs` and a constant (:func:`warrior_odds`), fitted on the
+#: tuning copies' photos, each seen from above by :func:`vision.improvise.board_face`
+#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
+WARRIOR_WEIGHTS: tuple[float, ...] = (5.569, 3.002, -3.827, -0.217, -7.519)
 
 
 def top_down(image: Image, homography: FloatArray, view: View) -> Image:
@@ -74,9 +96,8 @@ def dominant_colour(pixels: Floats) -> tuple[FloatArray, float]:
     return colour.astype(np.float64), float(near.mean())
 
 
-def _cell_edges(face: Image, cell: Cell, view: View, blur: bool = True) -> FloatImage:
-    """How strongly the colour changes at each pixel of ``cell`` (the largest Lab gradient), a little
-    blurred, for matching, or not."""
+def _cell_edges(face: Image, cell: Cell, view: View) -> FloatImage:
+    """How strongly the colour changes at each pixel of ``cell`` (the largest Lab gradient)."""
     x0, y0, x1, y1 = view.cell_box(cell)
     lab = cv2.cvtColor(face[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
     edges = np.zeros(lab.shape[:2], np.float32)
@@ -84,19 +105,21 @@ def _cell_edges(face: Image, cell: Cell, view: View, blur: bool = True) -> Float
         gx = cv2.Sobel(lab[..., channel], cv2.CV_32F, 1, 0)
         gy = cv2.Sobel(lab[..., channel], cv2.CV_32F, 0, 1)
         edges = np.maximum(edges, np.hypot(gx, gy))
-    if not blur:
-        return edges
-    return cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
+    return edges
 
 
-def find_token(face: Image, cell: Cell, view: View) -> tuple[float, float, float]:
+def find_token(face: Image, cell: Cell, view: View) -> Place:
     """Where a warrior lies on ``cell`` of a top-down ``face``: its centre (view pixels) and turn (degrees).
 
     The token's rounded square outline is matched against the edges in the cell, at each turn
-    a hand puts it down with.
+    a hand puts it down with. The edges are capped (:data:`EDGE_CAP_PERCENTILE`): a palisade
+    along the cell's side draws edges so strong that one side of the square laid on them would
+    outweigh all four sides of the warrior beside it.
     """
     x0, y0, _, _ = view.cell_box(cell)
     edges = _cell_edges(face, cell, view)
+    edges = np.minimum(edges, np.float32(np.percentile(edges, EDGE_CAP_PERCENTILE)))
+    edges = cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
     best = (-1.0, 0.0, 0.0, 0.0)
     for angle in TOKEN_TURNS_DEG:
         template = _outline(angle, view.px_per_mm)
@@ -108,9 +131,7 @@ def find_token(face: Image, cell: Cell, view: View) -> tuple[float, float, float
     return best[1], best[2], best[3]
 
 
-def place_by_colour(
-    face: Image, cell: Cell, colour: npt.ArrayLike, view: View
-) -> tuple[float, float, float] | None:
+def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: View) -> Place | None:
     """Where a warrior of a known back ``colour`` (float BGR 0..1) lies on ``cell``: the square its
     colour fills, or None when its colour fills no warrior-sized square there (art of its colour)."""
     x0, y0, x1, y1 = view.cell_box(cell)
@@ -133,14 +154,14 @@ def place_by_colour(
     return x0 + cx, y0 + cy, angle
 
 
-def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], view: View) -> float:
+def outline_score(face: Image, cell: Cell, place: Place, view: View) -> float:
     """How much stronger the edges are along a warrior's outline at ``place`` than the cell's typical
     (median) edge: above about 3 where a warrior surely lies, about 1 to 2 on art.
 
     The median, not the mean: a light emblem on a dark back draws strong edges inside the warrior
     that would raise the mean and hide its outline."""
     x0, y0, _, _ = view.cell_box(cell)
-    edges = _cell_edges(face, cell, view, blur=False)
+    edges = _cell_edges(face, cell, view)
     x, y, angle = place
     s = view.px_per_mm
     along = np.zeros(edges.shape, np.uint8)
@@ -151,11 +172,92 @@ def outline_score(face: Image, cell: Cell, place: tuple[float, float, float], vi
     return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
 
 
-def clearest_outlines(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:
-    """Per cell, the :func:`outline_score` of the warrior :func:`find_token` finds there, on a
+def back_against_art(face: Image, place: Place, view: View) -> tuple[float, float, float]:
+    """How the square at ``place`` (:func:`find_token`) stands out from the art around it, as a
+    warrior's flat back does: the colour step (CIE76) between the strips just inside and just
+    outside its outline (:data:`BACK_STRIP_MM`, :data:`ART_STRIP_MM`), side by side, the second
+    smallest of the four (a palisade or a pale shadow can spoil one side); and how far colours
+    spread within those strips inside and outside (the sides' median distance from their own
+    middle colour, their median).
+
+    An outline's edges say little on flat art, where every edge is faint, and on busy art, where
+    every edge is strong: a warrior's back is one colour, unlike the art on every side.
+
+    >>> face = np.full((100, 100, 3), 200, np.uint8)
+    >>> _ = cv2.rectangle(face, (34, 34), (65, 65), (40, 60, 160), -1)
+    >>> step, back, art = back_against_art(face, (49.5, 49.5, 0.0), View(1.0))
+    >>> step > 50, back < 1, art < 1
+    (True, True, True)
+    >>> back_against_art(face, (15.0, 15.0, 0.0), View(1.0))[0] < 1
+    True
+    """
+    s = view.px_per_mm
+    inner, outer = _strips(s)
+    x, y, angle = place
+    side = inner.shape[1]
+    turn = np.asarray(cv2.getRotationMatrix2D((x, y), angle, 1.0), np.float64)
+    turn[:, 2] += (side - 1) / 2 - np.array([x, y])
+    crop = cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    lab = cv2.cvtColor(crop.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
+    steps, spreads = [], []
+    for k in range(4):
+        middles = []
+        for strip in (inner[k], outer[k]):
+            pixels = lab[strip]
+            middle = np.median(pixels, axis=0)
+            middles.append(middle)
+            spreads.append(float(np.median(np.linalg.norm(pixels - middle, axis=1))))
+        steps.append(float(np.linalg.norm(middles[0] - middles[1])))
+    return sorted(steps)[1], float(np.median(spreads[0::2])), float(np.median(spreads[1::2]))
+
+
+@lru_cache(maxsize=4)
+def _strips(s: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per side of an upright warrior (left, right, top, bottom), in a square crop centred on it at
+    ``s`` pixels a millimetre: the back's strip and the art's."""
+    half = WARRIOR_SIDE_MM / 2
+    size = round(2 * (half + ART_STRIP_MM[1] + 1) * s) | 1
+    centre = (size - 1) / 2
+    dy, dx = (np.mgrid[0:size, 0:size] - centre) / s
+    # Every pixel belongs to the side its square ring is nearest.
+    ring = np.maximum(np.abs(dx), np.abs(dy))
+    across = np.abs(dx) >= np.abs(dy)
+    sides = [across & (dx < 0), across & (dx >= 0), ~across & (dy < 0), ~across & (dy >= 0)]
+    inner = (ring > half - BACK_STRIP_MM[1]) & (ring < half - BACK_STRIP_MM[0])
+    outer = (ring > half + ART_STRIP_MM[0]) & (ring < half + ART_STRIP_MM[1])
+    return np.stack([inner & side for side in sides]), np.stack([outer & side for side in sides])
+
+
+def warrior_signs(face: Image, cell: Cell, place: Place, view: View) -> FloatArray:
+    """The signs of a warrior at ``place`` on ``cell`` (:data:`WARRIOR_SIGNS`), as logs: its
+    :func:`outline_score` and its :func:`back_against_art`."""
+    outline = outline_score(face, cell, place, view)
+    values = np.array([outline, *back_against_art(face, place, view)], np.float64)
+    return cast(FloatArray, np.log(np.maximum(values, [MIN_OUTLINE, MIN_LAB, MIN_LAB, MIN_LAB])))
+
+
+def warrior_odds(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
+    """The log odds of a warrior for each row of :func:`warrior_signs`, by their looks alone."""
+    odds = np.column_stack([signs, np.ones(len(signs))]) @ np.asarray(weights, np.float64)
+    return np.asarray(odds, np.float64)
+
+
+def warrior_probability(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
+    """P(a warrior) for each row of :func:`warrior_signs`, by their looks alone."""
+    return logistic(np.column_stack([signs, np.ones(len(signs))]), weights)
+
+
+def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+    """Weights for :func:`warrior_odds`, fitted to cells whose truth is known."""
+    return fit_logistic(np.column_stack([signs, np.ones(len(signs))]), labels)
+
+
+def warrior_looks(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:
+    """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there, on a
     balanced float view (BGR, white about 1)."""
     image = np.clip(balanced * 255, 0, 255).astype(np.uint8)
-    return np.array([outline_score(image, cell, find_token(image, cell, view), view) for cell in cells])
+    rows = [warrior_signs(image, cell, find_token(image, cell, view), view) for cell in cells]
+    return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
 
 
 def _outline(angle: float, s: float) -> FloatImage:
@@ -169,7 +271,7 @@ def _outline(angle: float, s: float) -> FloatImage:
     return template
 
 
-def token_image(face: Image, place: tuple[float, float, float], view: View) -> Image:
+def token_image(face: Image, place: Place, view: View) -> Image:
     """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
     x, y, angle = place
     side = round(WARRIOR_SIDE_MM * view.px_per_mm)
@@ -178,7 +280,7 @@ def token_image(face: Image, place: tuple[float, float, float], view: View) -> I
     return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR))
 
 
-def fill_tokens(face: Image, warriors: list[tuple[float, float, float]]) -> Image:
+def fill_tokens(face: Image, warriors: list[Place]) -> Image:
     """The face with what the gold and the corner warriors hide filled in from around them."""
     mask = np.zeros(face.shape[:2], np.uint8)
     s = FACE_VIEW.px_per_mm

@@ -31,7 +31,7 @@ from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
 from vision.grid import GridFit, locate_by_grid
 from vision.improvise import improvise
-from vision.learn import clearest_outlines
+from vision.learn import warrior_looks
 from vision.load import Photo, load_photo
 from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
 from vision.numerals import assign_gold_values, numeral_probabilities
@@ -352,8 +352,8 @@ def picture_signs(
     levels = match_levels(matches[[rows[n] for n in art]], matches[[rows[n] for n in warriors]])
     asked = matches[[rows[n] for n in numbers]]
     around = occupied_odds(int((seen & (occupied > 0.5)).sum()), int(seen.sum()))
-    outlines = clearest_outlines(view.balanced, [CELLS[n] for n in numbers], CANONICAL)
-    return asked, hidden_signs(asked, signs.features[numbers, 1], outlines, *levels, around)
+    looks = warrior_looks(view.balanced, [CELLS[n] for n in numbers], CANONICAL)
+    return asked, hidden_signs(asked, signs.features[numbers, 1], looks, *levels, around)
 
 
 #: The slot reader's and the hidden cells' weights, by how the profile's face was made

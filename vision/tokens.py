@@ -29,6 +29,7 @@ import numpy.typing as npt
 from calibration.profile import Profile
 from engine.board import Cell
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, View, cell_centre_mm
+from vision.learn import warrior_odds
 from vision.logistic import fit_logistic, logistic
 
 FloatImage = npt.NDArray[np.float32]
@@ -43,19 +44,22 @@ REACH_MM = 6.0
 BLUR_PX = 0.8
 
 #: The columns of :func:`hidden_signs`.
-FEATURES = ("match_above_art", "token_coloured", "occupied_around", "outline")
+FEATURES = ("match_above_art", "token_coloured", "occupied_around", "outline", "warrior_looks")
 #: Logistic weights over the features and a constant, with a profile learnt from a setup photo
 #: and with one improvised from the photo read, fitted on the tuning copies only
 #: (``armadora bench fit COPIES_TUNING_DIR`` prints them again). Each kind weighs the columns
 #: :data:`WEIGHED` names; the others' weights are 0.
-LEARNT_WEIGHTS: tuple[float, ...] = (7.504, 0.000, 1.523, 8.972, -11.368)
-IMPROVISED_WEIGHTS: tuple[float, ...] = (6.559, 1.801, 0.000, 4.555, -8.400)
+LEARNT_WEIGHTS: tuple[float, ...] = (7.504, 0.000, 1.523, 8.972, 0.000, -11.368)
+IMPROVISED_WEIGHTS: tuple[float, ...] = (12.362, 3.413, 0.000, 0.000, 0.581, -5.961)
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
-#: the odds of a warrior on any cell. Where the face was improvised no cell is seen against it.
-#: Both weigh how clearly a warrior's outline shows.
-WEIGHED = {"learnt": (0, 2, 3), "improvised": (0, 1, 3)}
+#: the odds of a warrior on any cell; a hidden corner is one warrior's cell in the setup photo, and
+#: how clearly its outline shows is what the face-learnt reader was fitted to weigh. Where the
+#: face was improvised no cell is seen against it, and every cell is weighed by how much it looks
+#: like a warrior (:func:`vision.learn.warrior_odds`; on the tuning copies' photos it made 7 of
+#: 7,296 mistakes in two-fold cross-validation, the outline's log in its place 11).
+WEIGHED = {"learnt": (0, 2, 3), "improvised": (0, 1, 4)}
 
 #: How well a colour's picture matches bare art and a warrior of its own colour, for a photo that
 #: shows no cell surely empty or none surely holding that colour (the tuning copies' medians).
@@ -66,8 +70,6 @@ WARRIOR_MATCH = 0.94
 ART_PERCENTILE = 90
 #: Below this gap between the two levels the photo cannot tell them apart; the gap is kept at least this.
 MIN_GAP = 0.1
-#: An outline score is floored here before its log: a cell of no edges at all scores 0.
-MIN_OUTLINE = 0.1
 
 
 @lru_cache(maxsize=8)
@@ -145,25 +147,26 @@ def match_levels(art: FloatArray, warriors: FloatArray) -> tuple[FloatArray, Flo
 def hidden_signs(
     matches: FloatArray,
     token_coloured: FloatArray,
-    outlines: FloatArray,
+    looks: FloatArray,
     art_level: FloatArray,
     warrior_level: FloatArray,
     occupied_around: float = 0.0,
 ) -> FloatArray:
-    """The signs weighed on a hidden cell: how far its best warrior match rises from the art's level
-    towards the warriors' (:func:`match_levels`; 0 at the art's, 1 at the warriors'), its share of
-    token colours, the log odds of a warrior on the cells seen against the face
-    (:func:`occupied_odds`; the same for every hidden cell of a photo), and the log of how clearly
-    a warrior's outline shows there (``outlines``, :func:`vision.learn.clearest_outlines`: above
-    about 3 where a warrior surely lies, whatever its print, about 1 to 2 on art)."""
+    """The signs weighed on a hidden cell (:data:`FEATURES`): how far its best warrior match rises
+    from the art's level towards the warriors' (:func:`match_levels`; 0 at the art's, 1 at the
+    warriors'), its share of token colours, the log odds of a warrior on the cells seen against the
+    face (:func:`occupied_odds`; the same for every hidden cell of a photo), the log of how clearly
+    a warrior's outline shows there, and the log odds of a warrior by its looks alone
+    (:func:`vision.learn.warrior_odds`), both from ``looks``, the cells'
+    :func:`vision.learn.warrior_looks`."""
     around = np.full(len(matches), occupied_around)
-    outline = np.log(np.maximum(outlines, MIN_OUTLINE))
+    outline, odds = looks[:, 0], warrior_odds(looks)
     if not matches.shape[1]:
-        return np.column_stack([np.zeros(len(matches)), token_coloured, around, outline])
+        return np.column_stack([np.zeros(len(matches)), token_coloured, around, outline, odds])
     best = matches.argmax(axis=1)
     gap = np.maximum(warrior_level[best] - art_level[best], MIN_GAP)
     above = (matches.max(axis=1) - art_level[best]) / gap
-    return np.column_stack([above, token_coloured, around, outline])
+    return np.column_stack([above, token_coloured, around, outline, odds])
 
 
 def occupied_odds(occupied: int, seen: int) -> float:
