@@ -25,6 +25,7 @@ from calibration.profile import (
 )
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import SLOTS, Cell
+from vision.bench import photos_with_truth, warrior_data
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.grid import (
     GOLD_ALIKE,
@@ -36,7 +37,7 @@ from vision.grid import (
     refine_on_grid,
 )
 from vision.improvise import _bare_lines, _recurring_groups
-from vision.learn import FACE_VIEW, warrior_looks, warrior_odds
+from vision.learn import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
 from vision.load import load_photo
 from vision.locate import SEARCH_ATTEMPTS, Located, NoBoardError
 from vision.metrics import compare
@@ -274,6 +275,17 @@ def test_without_a_profile_a_cell_that_looks_like_a_warrior_is_one_though_no_gro
     matches = np.array([[0.33, 0.30], [0.95, 0.30]])
     occupied = hidden_occupied(hidden_signs(matches, np.ones(2), looks, *levels), IMPROVISED_WEIGHTS)
     assert occupied[1] > 0.5
+
+
+def test_the_warriors_looks_are_fitted_on_the_cells_of_photos_whose_truth_is_known(tmp_path: Path) -> None:
+    photo = render_photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
+    (tmp_path / f"game{photo.suffix}").write_bytes(photo.data)
+    (tmp_path / "game.json").write_text(json.dumps(photo.truth))
+    (tmp_path / "empty.json").write_text(json.dumps({"board": False}))
+    signs, labels = warrior_data(photos_with_truth(tmp_path))
+    assert signs.shape == (32, len(WARRIOR_SIGNS))
+    assert int(labels.sum()) == len(photo.truth["warriors"])
+    assert int(((warrior_odds(signs) > 0) == labels).sum()) >= 31
 
 
 def _face_with_warrior(art: np.ndarray, cell: Cell, back: tuple[float, float, float]) -> np.ndarray:

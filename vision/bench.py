@@ -305,11 +305,12 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
     """Every off-gold cell's :func:`vision.learn.warrior_signs` and whether a warrior is there, on
     each board photo whose board :func:`vision.improvise.board_face` finds."""
     from vision.improvise import board_face
-    from vision.learn import FACE_VIEW, find_token, warrior_signs
+    from vision.learn import FACE_VIEW, WARRIOR_SIGNS, face_looks
     from vision.load import read_photo
 
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
-    signs, labels = [], []
+    signs: list[npt.NDArray[np.float64]] = []
+    labels: list[bool] = []
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         if not truth.get("board", True):
@@ -321,10 +322,9 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
         if seen is None:
             continue
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
-        for cell in off_gold:
-            signs.append(warrior_signs(seen.face, cell, find_token(seen.face, cell, FACE_VIEW), FACE_VIEW))
-            labels.append(tuple(cell) in occupied)
-    return np.array(signs), np.array(labels, bool)
+        signs.append(face_looks(seen.face, off_gold, FACE_VIEW))
+        labels += [tuple(cell) in occupied for cell in off_gold]
+    return np.vstack(signs) if signs else np.zeros((0, len(WARRIOR_SIGNS))), np.array(labels, bool)
 
 
 Model = Callable[..., npt.NDArray[np.float64]]

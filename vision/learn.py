@@ -253,10 +253,13 @@ def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> Flo
 
 
 def warrior_looks(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:
-    """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there, on a
-    balanced float view (BGR, white about 1)."""
-    image = np.clip(balanced * 255, 0, 255).astype(np.uint8)
-    rows = [warrior_signs(image, cell, find_token(image, cell, view), view) for cell in cells]
+    """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
+    return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view)
+
+
+def face_looks(face: Image, cells: list[Cell], view: View) -> FloatArray:
+    """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there."""
+    rows = [warrior_signs(face, cell, find_token(face, cell, view), view) for cell in cells]
     return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
 
 
