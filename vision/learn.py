@@ -193,11 +193,7 @@ def back_against_art(face: Image, place: Place, view: View) -> tuple[float, floa
     """
     s = view.px_per_mm
     inner, outer = _strips(s)
-    x, y, angle = place
-    side = inner.shape[1]
-    turn = np.asarray(cv2.getRotationMatrix2D((x, y), angle, 1.0), np.float64)
-    turn[:, 2] += (side - 1) / 2 - np.array([x, y])
-    crop = cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    crop = upright(face, place, inner.shape[1], cv2.BORDER_REFLECT)
     lab = cv2.cvtColor(crop.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
     steps, spreads = [], []
     for k in range(4):
@@ -276,11 +272,16 @@ def _outline(angle: float, s: float) -> FloatImage:
 
 def token_image(face: Image, place: Place, view: View) -> Image:
     """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
+    return upright(face, place, round(WARRIOR_SIDE_MM * view.px_per_mm))
+
+
+def upright(face: Image, place: Place, side: int, border: int = cv2.BORDER_CONSTANT) -> Image:
+    """A ``side`` pixels square of ``face`` centred on ``place`` and turned back by its turn; what
+    lies outside the face is filled by OpenCV's ``border`` mode."""
     x, y, angle = place
-    side = round(WARRIOR_SIDE_MM * view.px_per_mm)
     turn = np.asarray(cv2.getRotationMatrix2D((x, y), angle, 1.0), np.float64)
     turn[:, 2] += (side - 1) / 2 - np.array([x, y])
-    return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR))
+    return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border))
 
 
 def fill_tokens(face: Image, warriors: list[Place]) -> Image:
