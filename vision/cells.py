@@ -21,7 +21,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, View, cell_centre_mm
-from vision.logistic import fit_logistic, logistic
+from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import fine_detail, texture_match
 
 FloatImage = npt.NDArray[np.float32]
@@ -239,7 +239,7 @@ def model_inputs(features: FloatArray) -> FloatArray:
     Interactions (each sign scaled by the glare or the face's darkness) did
     worse when fitted on one half of the tuning photos and tried on the other.
     """
-    return np.column_stack([features, np.ones(len(features))])
+    return with_constant(features)
 
 
 def occupied_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:

@@ -20,7 +20,7 @@ from engine.board import GOLD_CELLS, Cell
 from vision.colour import shaded_distance
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
 from vision.grid import GOLD_ALIKE, gold_likeness
-from vision.logistic import fit_logistic, logistic
+from vision.logistic import fit_logistic, logistic, with_constant
 from vision.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]
@@ -234,18 +234,18 @@ def warrior_signs(face: Image, cell: Cell, place: Place, view: View) -> FloatArr
 
 def warrior_odds(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
     """The log odds of a warrior for each row of :func:`warrior_signs`, by their looks alone."""
-    odds = np.column_stack([signs, np.ones(len(signs))]) @ np.asarray(weights, np.float64)
+    odds = with_constant(signs) @ np.asarray(weights, np.float64)
     return np.asarray(odds, np.float64)
 
 
 def warrior_probability(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
     """P(a warrior) for each row of :func:`warrior_signs`, by their looks alone."""
-    return logistic(np.column_stack([signs, np.ones(len(signs))]), weights)
+    return logistic(with_constant(signs), weights)
 
 
 def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
     """Weights for :func:`warrior_odds`, fitted to cells whose truth is known."""
-    return fit_logistic(np.column_stack([signs, np.ones(len(signs))]), labels)
+    return fit_logistic(with_constant(signs), labels)
 
 
 def warrior_looks(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:

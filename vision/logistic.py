@@ -19,6 +19,15 @@ FloatArray = npt.NDArray[np.float64]
 RIDGE = 0.03
 
 
+def with_constant(signs: FloatArray) -> FloatArray:
+    """``signs`` (one row per example) with a column of ones beside them, for a model's constant.
+
+    >>> with_constant(np.array([[2.0], [3.0]])).tolist()
+    [[2.0, 1.0], [3.0, 1.0]]
+    """
+    return np.column_stack([signs, np.ones(len(signs))])
+
+
 def logistic(inputs: FloatArray, weights: npt.ArrayLike) -> FloatArray:
     """The probability of each row of ``inputs`` under ``weights``."""
     z = np.clip(inputs @ np.asarray(weights, dtype=np.float64), -30, 30)

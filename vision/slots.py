@@ -31,7 +31,7 @@ from vision.geometry import (
     slot_segment_mm,
 )
 from vision.locate import Camera
-from vision.logistic import fit_logistic, logistic
+from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import correlation, fine_detail, texture_match
 
 FloatImage = npt.NDArray[np.float32]
@@ -473,7 +473,7 @@ def model_inputs(features: FloatArray) -> FloatArray:
     balance; scaling every sign by the lean as well did worse when fitted on
     one half of the tuning photos and tried on the other.
     """
-    return np.column_stack([features, np.ones(len(features))])
+    return with_constant(features)
 
 
 def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:

@@ -30,7 +30,7 @@ from calibration.profile import Profile
 from engine.board import Cell
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, View, cell_centre_mm
 from vision.learn import warrior_odds
-from vision.logistic import fit_logistic, logistic
+from vision.logistic import fit_logistic, logistic, with_constant
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -182,7 +182,7 @@ def occupied_odds(occupied: int, seen: int) -> float:
 
 def hidden_occupied(signs: FloatArray, weights: npt.ArrayLike = LEARNT_WEIGHTS) -> FloatArray:
     """P(a warrior on the cell) for each row of :func:`hidden_signs`."""
-    return logistic(np.column_stack([signs, np.ones(len(signs))]), weights)
+    return logistic(with_constant(signs), weights)
 
 
 def fit_hidden_weights(
@@ -191,7 +191,7 @@ def fit_hidden_weights(
     """Weights for :func:`hidden_occupied`, fitted to cells whose truth is known, on the columns
     ``weighed`` (all by default; the others' weights are 0)."""
     columns = [*(range(signs.shape[1]) if weighed is None else weighed), signs.shape[1]]
-    fitted = fit_logistic(np.column_stack([signs, np.ones(len(signs))])[:, columns], labels)
+    fitted = fit_logistic(with_constant(signs)[:, columns], labels)
     weights = np.zeros(signs.shape[1] + 1)
     weights[columns] = fitted
     return weights
