@@ -26,7 +26,7 @@ from vision.metrics import compare
 from vision.scan import scan
 from webui.cli import main
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 BOARD_SAMPLES = sorted(
     path
     for path in SAMPLES.iterdir()

@@ -2,7 +2,7 @@
 
 The normal suite runs each once and checks what it computed; to time them::
 
-    .venv/bin/pytest tests/benchmarks/test_bench_search.py --benchmark-enable --benchmark-only -q
+    .venv/bin/pytest tests/engine/benchmarks/test_bench_search.py --benchmark-enable --benchmark-only -q
 
 Targets (medians, compiled kernel, one core): a determinized playout from the start
 <= 25 us (40,000 a second), 1,000 ISMCTS iterations from the start <= 40 ms (so that

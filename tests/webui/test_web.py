@@ -27,7 +27,7 @@ from webui.app import create_app
 from webui.cli import main
 from webui.photos import MAX_UPLOAD_MB
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_images"
 BOARD_PHOTO = SAMPLES / "samples-0000.jpg"  # purple and green
 NO_BOARD_PHOTO = SAMPLES / "samples-0005.jpg"

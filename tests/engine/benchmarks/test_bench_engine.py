@@ -3,7 +3,7 @@
 The normal suite runs each once (``--benchmark-disable`` is in addopts) and checks its
 result; to time them::
 
-    .venv/bin/pytest tests/benchmarks --benchmark-enable --benchmark-only -q
+    .venv/bin/pytest tests/engine/benchmarks --benchmark-enable --benchmark-only -q
 
 Targets (medians): palisade legality <= 10 us, full scoring <= 50 us,
 all legal moves of a mid-game position <= 5 ms, a random game <= 2 ms.

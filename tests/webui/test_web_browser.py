@@ -25,7 +25,7 @@ import pytest
 
 from webui.serve import make_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

@@ -12,7 +12,7 @@ from engine.board import Cell, Slot
 from engine.game import Build, GameState, Pass, PlaceWarrior
 from engine.protocol import Session
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLD = "gold 7 6 6 5 5 4 4 3"
 
 

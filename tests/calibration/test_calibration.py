@@ -56,7 +56,7 @@ from vision.tokens import (
 )
 from webui.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COPY = TUNING_COPIES[4]  # two close greens among its colours
 SIZE = (3200, 2400)
 
