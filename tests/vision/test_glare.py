@@ -1,0 +1,70 @@
+"""Clipped glare is found in the photo's own pixels and makes what lies under it doubtful."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.board import Cell, Slot
+from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
+from vision.glare import GlareParameters, clipped_mask, clipped_shares, doubt_under_glare
+
+
+def face(level: int = 120) -> np.ndarray:
+    return np.full((*CANONICAL.size[::-1], 3), level, np.uint8)
+
+
+def paint_mm(image: np.ndarray, x0: float, y0: float, x1: float, y1: float, bgr: tuple[int, ...]) -> None:
+    s = CANONICAL.px_per_mm
+    image[round(y0 * s) : round(y1 * s), round(x0 * s) : round(x1 * s)] = bgr
+
+
+def test_a_highlight_over_a_line_marks_that_slot_alone() -> None:
+    image = face()
+    slot = Slot(Cell(2, 3), Cell(2, 4))
+    (x, y0), (_, y1) = slot_segment_mm(slot)
+    paint_mm(image, x - 5, y0 + 8, x + 5, y1 - 8, (255, 255, 255))
+    cells, slots = clipped_shares(clipped_mask(image))
+    lost = np.flatnonzero(slots >= GlareParameters().doubt_share).tolist()
+    assert lost == [slot.number]
+    # The highlight stays on the line: the cells beside it are read as usual.
+    assert cells.max() < GlareParameters().doubt_share
+
+
+def test_a_highlight_over_a_cell_marks_the_cell_and_not_its_neighbours() -> None:
+    image = face()
+    cell = Cell(3, 5)
+    x, y = cell_origin_mm(cell)
+    paint_mm(image, x + 10, y + 10, x + 35, y + 35, (252, 250, 253))
+    cells, slots = clipped_shares(clipped_mask(image))
+    assert np.flatnonzero(cells >= 0.2).tolist() == [cell.number]
+    assert slots.max() == 0.0
+
+
+@pytest.mark.parametrize(
+    "bgr",
+    [
+        (240, 240, 240),  # bright, but the camera recorded it
+        (90, 160, 255),  # warm light on an orange warrior: one channel clipped, the colour still there
+    ],
+)
+def test_bright_pixels_that_did_not_clip_are_not_glare(bgr: tuple[int, int, int]) -> None:
+    image = face()
+    paint_mm(image, 100, 100, 200, 200, bgr)
+    assert not clipped_mask(image).any()
+
+
+def test_specks_narrower_than_a_stroke_are_not_glare() -> None:
+    image = face()
+    # A white emblem's thin lines: 1 mm wide, under the 1.5 mm that counts as a highlight.
+    paint_mm(image, 100, 100, 101, 140, (255, 255, 255))
+    paint_mm(image, 100, 100, 140, 101, (255, 255, 255))
+    assert not clipped_mask(image).any()
+
+
+def test_doubt_caps_only_what_glare_covers_and_never_raises_confidence() -> None:
+    confidence = np.array([0.99, 0.95, 0.5, 0.99])
+    shares = np.array([0.0, 0.3, 0.9, 0.19])
+    capped = doubt_under_glare(confidence, shares, GlareParameters(doubt_share=0.2, doubtful=0.7))
+    assert capped.tolist() == [0.99, 0.7, 0.5, 0.99]
+    assert (capped <= confidence).all()
