@@ -21,6 +21,8 @@ from engine.position import Gold, Position, Warrior
 from engine.supply import supply_for
 from engine.walls import Walls
 from vision.cells import EMPTY, GOLD, CellReading
+from vision.glare import DEFAULT as GLARE_DEFAULT
+from vision.glare import GlareParameters, doubt_under_glare
 from vision.slots import SlotReading
 
 FloatArray = npt.NDArray[np.float64]
@@ -168,6 +170,39 @@ def _guess_players(
     return padded
 
 
+def doubt_glare(
+    cell_confidence: FloatArray,
+    slot_confidence: FloatArray,
+    glare: tuple[FloatArray, FloatArray],
+    parameters: GlareParameters = GLARE_DEFAULT,
+) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
+    """The confidences capped where glare hides a cell or slot (:func:`vision.glare.doubt_under_glare`),
+    the cells and slots so hidden, and one warning naming them all (none where nothing is hidden)."""
+    cell_glare, slot_glare = glare
+    cells = set(np.flatnonzero(cell_glare >= parameters.doubt_share).tolist())
+    slots = set(np.flatnonzero(slot_glare >= parameters.doubt_share).tolist())
+    warnings = []
+    if cells or slots:
+        names = [CELLS[i].name for i in sorted(cells)] + [SLOTS[i].name for i in sorted(slots)]
+        warnings.append(
+            Problem(
+                "glare",
+                "a lamp's reflection hides "
+                + ", ".join(names)
+                + ": check them on the board, or take the photo from where the lamp does not reflect",
+                cells=tuple(CELLS[i] for i in sorted(cells)),
+                palisades=tuple(SLOTS[i] for i in sorted(slots)),
+            )
+        )
+    return (
+        doubt_under_glare(cell_confidence, cell_glare, parameters),
+        doubt_under_glare(slot_confidence, slot_glare, parameters),
+        cells,
+        slots,
+        warnings,
+    )
+
+
 def assemble(
     cells: CellReading,
     slots: SlotReading,
@@ -175,11 +210,24 @@ def assemble(
     *,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
+    glare: tuple[FloatArray, FloatArray] | None = None,
+    glare_parameters: GlareParameters = GLARE_DEFAULT,
 ) -> Assembled:
-    """The position read, with rule-guided choices, confidences and warnings."""
+    """The position read, with rule-guided choices, confidences and warnings.
+
+    ``glare`` is the share of each cell and each slot under clipped glare
+    (:func:`vision.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
+    """
     labels, cell_confidence, players, warnings = choose_cells(cells, players)
     palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities)
     warnings += slot_warnings
+    glared_cells: set[int] = set()
+    glared_slots: set[int] = set()
+    if glare is not None:
+        cell_confidence, slot_confidence, glared_cells, glared_slots, hidden = doubt_glare(
+            cell_confidence, slot_confidence, glare, glare_parameters
+        )
+        warnings += hidden
     names = ("empty", "gold", *cells.colours)
     gold: list[Gold] = []
     warriors: list[Warrior] = []
@@ -192,6 +240,8 @@ def assemble(
         elif label != EMPTY:
             warriors.append(Warrior(cell, names[label], None))
     for number in np.flatnonzero(cell_confidence < UNCERTAIN):
+        if int(number) in glared_cells:
+            continue
         cell = CELLS[int(number)]
         warnings.append(
             Problem(
@@ -206,6 +256,8 @@ def assemble(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
     for number in np.flatnonzero(slot_confidence < UNCERTAIN):
+        if int(number) in glared_slots:
+            continue
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
         warnings.append(
@@ -215,9 +267,12 @@ def assemble(
                 palisades=(slot,),
             )
         )
-    gold_confidence = {cell: conf for cell, (_, conf) in gold_values.items()}
+    gold_confidence = {
+        cell: min(conf, glare_parameters.doubtful) if cell.number in glared_cells else conf
+        for cell, (_, conf) in gold_values.items()
+    }
     for cell, conf in gold_confidence.items():
-        if conf < UNCERTAIN:
+        if conf < UNCERTAIN and cell.number not in glared_cells:
             value = gold_values[cell][0]
             warnings.append(
                 Problem(

@@ -29,6 +29,7 @@ from vision.assemble import Assembled, assemble
 from vision.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
+from vision.glare import clipped_mask, clipped_shares
 from vision.grid import GridFit, locate_by_grid
 from vision.improvise import improvise
 from vision.learn import warrior_looks
@@ -164,6 +165,9 @@ class BoardView:
     #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
     #: could only guess it (:func:`vision.slots.estimate_wood`).
     wood: npt.NDArray[np.float32]
+    #: Where the photo clipped under a lamp's reflection (:func:`vision.glare.clipped_mask`): nothing
+    #: there can be read.
+    clipped: npt.NDArray[np.bool_] | None = None
     #: How many patches of the art agreed on the board's place (:mod:`vision.register`), or None
     #: where the board was found by its gold and grid instead.
     agreeing: int | None = None
@@ -204,12 +208,16 @@ def _seen(
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
-        balanced = balance(to_float(rectify(image, located.homography, CANONICAL)), face, CANONICAL, tokens)
+        topdown = rectify(image, located.homography, CANONICAL)
+        balanced = balance(to_float(topdown), face, CANONICAL, tokens)
         details = fine_detail(balanced.image, face)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
             wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera))
-    return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood)
+    return BoardView(
+        located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood,
+        clipped=clipped_mask(topdown),
+    )  # fmt: skip
 
 
 def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
@@ -276,7 +284,8 @@ def scan_image(
         )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography)
     with timer.stage("assemble"):
-        assembled = assemble(cells, slots, gold, players=players, variant=variant)
+        glare = None if view.clipped is None else clipped_shares(view.clipped)
+        assembled = assemble(cells, slots, gold, players=players, variant=variant, glare=glare)
         report = check(assembled.position)
     if unknown:
         assembled = replace(assembled, warnings=(UNKNOWN_COPY, *assembled.warnings))

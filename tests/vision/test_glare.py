@@ -5,9 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.board import Cell, Slot
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
+from vision.assemble import assemble
+from vision.cells import EMPTY, CellReading
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.glare import GlareParameters, clipped_mask, clipped_shares, doubt_under_glare
+from vision.slots import SlotReading
 
 
 def face(level: int = 120) -> np.ndarray:
@@ -68,3 +71,40 @@ def test_doubt_caps_only_what_glare_covers_and_never_raises_confidence() -> None
     capped = doubt_under_glare(confidence, shares, GlareParameters(doubt_share=0.2, doubtful=0.7))
     assert capped.tolist() == [0.99, 0.7, 0.5, 0.99]
     assert (capped <= confidence).all()
+
+
+def test_assemble_marks_what_glare_hides_in_one_warning() -> None:
+    colours = ("orange", "green")
+    probs = np.zeros((len(CELLS), 2 + len(colours)))
+    probs[:, EMPTY] = 0.99
+    probs[:, 2] = 0.01
+    for cell in GOLD_CELLS:
+        probs[cell.number] = [0.0, 1.0, 0.0, 0.0]
+    warriors = {Cell(2, 2): 2, Cell(2, 5): 3}
+    for cell, column in warriors.items():
+        probs[cell.number] = 0.0
+        probs[cell.number, column] = 1.0
+    cells = CellReading(colours, probs, probs, np.zeros(len(CELLS)))
+    slot = Slot(Cell(2, 2), Cell(2, 3))
+    slot_probs = np.full(len(SLOTS), 0.02)
+    slot_probs[slot.number] = 0.99
+    gold = {cell: (value, 0.99) for cell, value in zip(GOLD_CELLS, (7, 6, 6, 5, 5, 4, 4, 3), strict=True)}
+    cell_glare, slot_glare = np.zeros(len(CELLS)), np.zeros(len(SLOTS))
+    cell_glare[[Cell(2, 5).number, GOLD_CELLS[0].number]] = 0.6
+    slot_glare[slot.number] = 0.5
+
+    plain = assemble(cells, SlotReading(slot_probs, slot_probs), gold)
+    glared = assemble(cells, SlotReading(slot_probs, slot_probs), gold, glare=(cell_glare, slot_glare))
+
+    # The reading itself stands; only how sure it is changes, and only where the glare is.
+    assert glared.position == plain.position
+    assert [w.code for w in plain.warnings] == []
+    assert [w.code for w in glared.warnings] == ["glare"]
+    (warning,) = glared.warnings
+    assert set(warning.cells) == {Cell(2, 5), GOLD_CELLS[0]} and warning.palisades == (slot,)
+    doubtful = GlareParameters().doubtful
+    assert glared.cell_confidence[Cell(2, 5).number] <= doubtful
+    assert glared.slot_confidence[slot.number] <= doubtful
+    assert glared.gold_confidence[GOLD_CELLS[0]] <= doubtful
+    assert glared.cell_confidence[Cell(2, 2).number] == plain.cell_confidence[Cell(2, 2).number]
+    assert glared.gold_confidence[GOLD_CELLS[1]] == 0.99
