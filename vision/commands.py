@@ -91,7 +91,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     from engine.drawing import draw
     from vision.debug import debug_image
     from vision.load import PhotoError
-    from vision.locate import NoBoardError
+    from vision.locate.features import NoBoardError
     from vision.scan import scan
 
     players = players_option(args.players)
@@ -122,7 +122,7 @@ def _run_scan(args: argparse.Namespace) -> int:
 
 def _run_bench(args: argparse.Namespace) -> int:
     from calibration.profile import ProfileError
-    from vision.bench import main_scan
+    from vision.bench.accuracy import main_scan
 
     try:
         profile = _profile(args.profile)
@@ -136,7 +136,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 
 def _run_fit(args: argparse.Namespace) -> int:
-    from vision.bench import main_fit
+    from vision.train.fit import main_fit
 
     if not args.folder.is_dir():
         print(f"armadora bench fit: {args.folder} is not a folder", file=sys.stderr)

@@ -1,10 +1,10 @@
 """The scanner's pipeline: photo bytes in, position with confidences out, each stage timed.
 
 Stages, each a function of arrays: load (:mod:`vision.load`), locate
-(:mod:`vision.locate`), register to the millimetre (:mod:`vision.register`),
-rectify and balance the light (:mod:`vision.rectify`), read cells
-(:mod:`vision.cells`), read slots (:mod:`vision.slots`), read the gold
-numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
+(:mod:`vision.locate.features`), register to the millimetre (:mod:`vision.locate.register`),
+rectify and balance the light (:mod:`vision.read.rectify`), read cells
+(:mod:`vision.read.cells`), read slots (:mod:`vision.read.slots`), read the gold
+numerals (:mod:`vision.read.numerals`), assemble (:mod:`vision.read.assemble`).
 """
 
 from __future__ import annotations
@@ -19,33 +19,40 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-import vision.slots as slots_module
-import vision.tokens as tokens_module
+import vision.read.slots as slots_module
+import vision.read.tokens as tokens_module
 from calibration.profile import REFERENCE_GOLD, Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
-from vision.assemble import Assembled, assemble
-from vision.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
-from vision.grid import GridFit, locate_by_grid
-from vision.improvise import improvise
-from vision.learn import warrior_looks
+from vision.learn.improvise import improvise
+from vision.learn.pieces import warrior_looks
 from vision.load import Photo, load_photo
-from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
-from vision.numerals import assign_gold_values, numeral_probabilities
-from vision.rectify import balance, face_view, rectify, to_float
-from vision.register import register
-from vision.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
+from vision.locate.features import (
+    SEARCH_ATTEMPTS,
+    Camera,
+    Located,
+    NoBoardError,
+    camera_from_homography,
+    locate,
+)
+from vision.locate.grid import GridFit, locate_by_grid
+from vision.locate.register import register
+from vision.read.assemble import Assembled, assemble
+from vision.read.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
+from vision.read.numerals import assign_gold_values, numeral_probabilities
+from vision.read.rectify import balance, face_view, rectify, to_float
+from vision.read.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
+from vision.read.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 from vision.texture import fine_detail
-from vision.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 T = TypeVar("T")
 
-#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.register`), and
+#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.locate.register`), and
 #: the slower ways of finding the board are tried too; on the tuning photos a board found right
 #: had at least 59.
 CONFIDENT_PATCHES = 45
@@ -65,7 +72,7 @@ GOLD_FULL_SHARE = 0.4
 #: much the colour votes count beside it (chosen on the tuning copies).
 TOKEN_MATCH_WEIGHT = 20.0
 VOTE_POWER = 0.5
-#: How sharply a larger share of pixels near a colour (:attr:`vision.cells.CellSigns.near`) makes
+#: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`) makes
 #: it the likelier (chosen on the tuning copies).
 NEAR_WEIGHT = 5.0
 #: Margin around a gold cell in the crop handed to the numeral reader.
@@ -142,7 +149,7 @@ def scan(
 ) -> Scan:
     """Read a photo file's bytes.
 
-    Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.NoBoardError`.
+    Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.features.NoBoardError`.
     """
     timer = _Timer()
     photo: Photo = timer.run("load", load_photo, data)
@@ -162,9 +169,9 @@ class BoardView:
     #: :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, for the readers' texture signs.
     details: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
     #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
-    #: could only guess it (:func:`vision.slots.estimate_wood`).
+    #: could only guess it (:func:`vision.read.slots.estimate_wood`).
     wood: npt.NDArray[np.float32]
-    #: How many patches of the art agreed on the board's place (:mod:`vision.register`), or None
+    #: How many patches of the art agreed on the board's place (:mod:`vision.locate.register`), or None
     #: where the board was found by its gold and grid instead.
     agreeing: int | None = None
 
@@ -225,7 +232,7 @@ def warrior_colours(profile: Profile) -> tuple[npt.NDArray[np.float32], ...]:
 
 
 def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
-    """The slot reader's signs (:func:`vision.slots.slot_features`) on a board seen with ``profile``."""
+    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``."""
     return slot_features(
         view.balanced,
         view.face,
@@ -239,7 +246,7 @@ def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
 
 
 def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]) -> CellSigns:
-    """The cell reader's signs (:func:`vision.cells.cell_signs`), leaving out what ``palisades`` hide."""
+    """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide."""
     return cell_signs(
         view.balanced,
         view.face,
@@ -291,7 +298,7 @@ def hidden_cells(profile: Profile) -> list[Cell]:
 
 def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
     """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
-    profile's warrior pictures add (:mod:`vision.tokens`).
+    profile's warrior pictures add (:mod:`vision.read.tokens`).
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
     warriors match; and wherever a warrior may be, how well each colour's warrior matches weighs
@@ -336,11 +343,11 @@ def picture_signs(
     view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int], occupied: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
-    (:func:`vision.tokens.token_match`), and the hidden cells' signs
-    (:func:`vision.tokens.hidden_signs`), the matches weighed against how the pictures match this
+    (:func:`vision.read.tokens.token_match`), and the hidden cells' signs
+    (:func:`vision.read.tokens.hidden_signs`), the matches weighed against how the pictures match this
     photo's bare art and warriors where the face says surely which (``occupied``, its
-    :func:`vision.cells.occupied_probability` off the gold and hidden cells;
-    :func:`vision.tokens.match_levels`).
+    :func:`vision.read.cells.occupied_probability` off the gold and hidden cells;
+    :func:`vision.read.tokens.match_levels`).
     """
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
@@ -386,7 +393,7 @@ def _view_of_some_copy(
     no profile given, the reference kit's is tried first; a board whose art it does not find, or
     whose art does not register on the reference kit's (another copy sharing its frame), is then
     looked for by its gold and grid, and read with a profile improvised from the photo
-    (:mod:`vision.improvise`).
+    (:mod:`vision.learn.improvise`).
     """
     if profile is not None:
         try:
@@ -416,7 +423,7 @@ def _view_of_some_copy(
 
 def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Profile] | None:
     """The board found by its gold and grid, seen with a profile improvised from the photo
-    (:func:`vision.improvise.improvise`), or None."""
+    (:func:`vision.learn.improvise.improvise`), or None."""
     timer = timer or _Timer()
     improvised = timer.run("locate", improvise, image)
     if improvised is None:
@@ -425,7 +432,7 @@ def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardVie
 
 
 def grid_located(fit: GridFit) -> Located:
-    """A board found by its gold and grid (:func:`vision.grid.locate_by_grid`), as the locate stage
+    """A board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid`), as the locate stage
     reports one: its crossings agreeing out of those looked for, after every attempt by the art."""
     return Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
 

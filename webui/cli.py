@@ -11,7 +11,7 @@ import calibration.commands
 import engine.commands
 import engine.search_commands
 import vision.commands
-import vision.synth.commands
+import vision.worlds.raster.commands
 import webui.commands
 
 
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.search_commands.register(subparsers)
     vision.commands.register(subparsers)
     calibration.commands.register(subparsers)
-    vision.synth.commands.register(subparsers)
+    vision.worlds.raster.commands.register(subparsers)
     webui.commands.register(subparsers)
     bench = subparsers.add_parser(
         "bench", help="measure accuracy and speed", description="measure accuracy and speed"

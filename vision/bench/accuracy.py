@@ -1,0 +1,234 @@
+"""``armadora bench scan DIR``: accuracy and speed of the scanner on photos with their truth beside them.
+
+Every photo ``NAME.jpg`` (or ``.jpeg``, ``.png``, ``.webp``, ``.heic``) with a
+``NAME.json`` truth is read once, in this process, timed from the file's
+bytes to the position. A truth of ``{"board": false}`` expects "no board".
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from calibration.profile import Profile
+from vision.bench.metrics import Comparison, compare
+from vision.load import PhotoError
+from vision.locate.features import NoBoardError
+from vision.scan import scan
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
+SETUP_PREFIX = "setup-"
+
+
+def photos_with_truth(folder: Path) -> list[tuple[Path, Path]]:
+    """Each photo in ``folder`` that has a ``.json`` truth beside it, in name order.
+
+    Setup photos (``setup-COPY.jpg``, :mod:`calibration.setup`) teach a copy; they are not read.
+    """
+    pairs = []
+    for photo in sorted(folder.iterdir()):
+        truth = photo.with_suffix(".json")
+        if photo.name.startswith(SETUP_PREFIX):
+            continue
+        if photo.suffix.lower() in PHOTO_SUFFIXES and truth.exists():
+            pairs.append((photo, truth))
+    return pairs
+
+
+@dataclass
+class BenchResult:
+    """Totals over a folder of photos."""
+
+    photos: int = 0
+    boards: int = 0
+    cells_right: int = 0
+    occupancy_right: int = 0
+    slots_right: int = 0
+    gold_right: int = 0
+    gold_total: int = 0
+    exact: int = 0
+    missed_boards: list[str] = field(default_factory=list)
+    false_boards: list[str] = field(default_factory=list)
+    no_boards_right: int = 0
+    no_boards: int = 0
+    crashes: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    stage_ms: dict[str, list[float]] = field(default_factory=dict)
+    mistakes: list[dict[str, Any]] = field(default_factory=list)
+    calibration_ms: list[float] = field(default_factory=list)
+    calibration_failures: list[str] = field(default_factory=list)
+
+    def add(self, name: str, comparison: Comparison) -> None:
+        self.boards += 1
+        self.cells_right += comparison.cells_right
+        self.occupancy_right += comparison.occupancy_right
+        self.slots_right += comparison.slots_right
+        self.gold_right += comparison.gold_right
+        self.gold_total += comparison.gold_total
+        self.exact += comparison.exact
+        if not comparison.exact or comparison.gold_right < comparison.gold_total:
+            self.mistakes.append(
+                {
+                    "photo": name,
+                    "cells": list(comparison.wrong_cells),
+                    "slots": list(comparison.wrong_slots),
+                    "gold_wrong": comparison.gold_total - comparison.gold_right,
+                }
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        boards = max(self.boards + len(self.missed_boards), 1)
+        ordered = sorted(self.seconds)
+        return {
+            "photos": self.photos,
+            "board_photos": self.boards + len(self.missed_boards),
+            "cells": self.cells_right / (40 * boards),
+            "occupancy": self.occupancy_right / (40 * boards),
+            "slots": self.slots_right / (67 * boards),
+            "gold_values": self.gold_right / max(self.gold_total, 1),
+            "exact_boards": self.exact / boards,
+            "missed_boards": self.missed_boards,
+            "no_board_photos": self.no_boards,
+            "no_board_answered": self.no_boards_right,
+            "false_boards": self.false_boards,
+            "crashes": self.crashes,
+            "median_s": statistics.median(ordered) if ordered else None,
+            "p90_s": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] if ordered else None,
+            "stage_median_ms": {stage: statistics.median(ms) for stage, ms in self.stage_ms.items()},
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "mistakes": self.mistakes,
+            "calibrations": len(self.calibration_ms),
+            "calibration_median_ms": statistics.median(self.calibration_ms) if self.calibration_ms else None,
+            "calibration_max_ms": max(self.calibration_ms) if self.calibration_ms else None,
+            "calibration_failures": self.calibration_failures,
+        }
+
+
+def bench_scan(
+    pairs: Iterable[tuple[Path, Path]], profile: Profile | None = None, calibrate: bool = False
+) -> BenchResult:
+    """Read every photo and compare it with its truth.
+
+    With ``calibrate``, a photo of another copy (its truth names ``"copy"``) is read with the profile
+    learnt from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and timed.
+    """
+    result = BenchResult()
+    learnt: dict[str, Profile | None] = {}
+    for photo, truth_path in pairs:
+        truth = json.loads(truth_path.read_text())
+        data = photo.read_bytes()
+        result.photos += 1
+        has_board = truth.get("board", True)
+        result.no_boards += not has_board
+        copy = truth.get("copy")
+        if calibrate and copy is not None and copy not in learnt:
+            learnt[copy] = _learn(photo.parent, copy, result)
+        use = learnt.get(copy, profile) if calibrate and copy is not None else profile
+        start = time.perf_counter()
+        try:
+            reading = scan(data, profile=use, players=None)
+        except NoBoardError:
+            result.seconds.append(time.perf_counter() - start)
+            if has_board:
+                result.missed_boards.append(photo.name)
+            else:
+                result.no_boards_right += 1
+            continue
+        except PhotoError as error:
+            result.crashes.append(f"{photo.name}: unreadable: {error}")
+            continue
+        except Exception as error:
+            result.crashes.append(f"{photo.name}: {type(error).__name__}: {error}")
+            continue
+        result.seconds.append(time.perf_counter() - start)
+        for stage, ms in reading.timing_ms.items():
+            result.stage_ms.setdefault(stage, []).append(ms)
+        if not has_board:
+            result.false_boards.append(photo.name)
+            continue
+        result.add(photo.name, compare(reading.position.to_json(), truth))
+    return result
+
+
+def _learn(folder: Path, copy: str, result: BenchResult) -> Profile | None:
+    """The profile of ``copy`` from its setup photo in ``folder``; None (noted) if it cannot be learnt."""
+    from calibration.setup import SetupError, calibrate
+
+    setups = [p for p in folder.glob(f"{SETUP_PREFIX}{copy}.*") if p.suffix.lower() in PHOTO_SUFFIXES]
+    if not setups:
+        result.calibration_failures.append(f"{copy}: no setup photo {SETUP_PREFIX}{copy}.jpg")
+        return None
+    data = setups[0].read_bytes()
+    start = time.perf_counter()
+    try:
+        profile = calibrate(data, name=copy).profile
+    except (SetupError, PhotoError) as error:
+        result.calibration_failures.append(f"{copy}: {error}")
+        return None
+    result.calibration_ms.append(1000 * (time.perf_counter() - start))
+    return profile
+
+
+def report_text(summary: dict[str, Any]) -> str:
+    """The bench summary as a few lines for people."""
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.2f} %"
+
+    lines = [
+        f"photos            {summary['photos']} ({summary['board_photos']} with a board, "
+        f"{summary['no_board_photos']} without)",
+        f"cells             {pct(summary['cells'])}",
+        f"occupancy         {pct(summary['occupancy'])} (empty, gold or a warrior, colour aside)",
+        f"slots             {pct(summary['slots'])}",
+        f"gold values       {pct(summary['gold_values'])}",
+        f"exact boards      {pct(summary['exact_boards'])}",
+        f"missed boards     {len(summary['missed_boards'])}",
+        f"no board -> exit 3 {summary['no_board_answered']} of {summary['no_board_photos']}"
+        + (f" (read a board in: {', '.join(summary['false_boards'])})" if summary["false_boards"] else ""),
+        f"crashes           {len(summary['crashes'])}",
+    ]
+    if summary["median_s"] is not None:
+        lines.append(f"time per photo    median {summary['median_s']:.3f} s, p90 {summary['p90_s']:.3f} s")
+        stages = ", ".join(f"{k} {v:.0f}" for k, v in summary["stage_median_ms"].items())
+        lines.append(f"stages (median ms) {stages}")
+    lines.append(f"peak memory       {summary['peak_rss_mb']:.0f} MB (resident, whole process)")
+    if summary["calibrations"] or summary["calibration_failures"]:
+        lines.append(
+            f"calibration       {summary['calibrations']} setup photos learnt, median "
+            f"{summary['calibration_median_ms'] or 0:.0f} ms, "
+            f"slowest {summary['calibration_max_ms'] or 0:.0f} ms"
+        )
+    for failure in summary["calibration_failures"]:
+        lines.append(f"  calibration failed: {failure}")
+    for crash in summary["crashes"]:
+        lines.append(f"  crash: {crash}")
+    for name in summary["missed_boards"]:
+        lines.append(f"  missed board: {name}")
+    for mistake in summary["mistakes"][:30]:
+        parts = []
+        if mistake["cells"]:
+            parts.append("cells " + " ".join(mistake["cells"]))
+        if mistake["slots"]:
+            parts.append("slots " + " ".join(mistake["slots"]))
+        if mistake["gold_wrong"]:
+            parts.append(f"{mistake['gold_wrong']} gold values")
+        lines.append(f"  {mistake['photo']}: {'; '.join(parts)}")
+    return "\n".join(lines)
+
+
+def main_scan(folder: Path, profile: Profile | None, as_json: bool, calibrate: bool = False) -> int:
+    pairs = photos_with_truth(folder)
+    if not pairs:
+        print(f"armadora bench scan: no photos with a .json truth beside them in {folder}", file=sys.stderr)
+        return 2
+    summary = bench_scan(pairs, profile, calibrate).to_json()
+    print(json.dumps(summary) if as_json else report_text(summary))
+    return 0
