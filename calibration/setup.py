@@ -24,10 +24,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.colours import colour_name, lab_of, unique_names
-from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Profile
+from calibration.profile import Profile
 from engine.board import CELLS, GOLD_CELLS, Cell
 from vision.colour import rgb_to_bgr_float
+from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import cell_centre_mm
 from vision.learn.pieces import (
     FACE_VIEW,
@@ -44,6 +44,7 @@ from vision.learn.pieces import (
 )
 from vision.load import load_photo
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind
 from vision.read.cells import cell_pixels
 
 Image = npt.NDArray[np.uint8]
@@ -183,6 +184,7 @@ def calibrate_image(
         tokens=tokens,
         hidden_cells=tuple(cell.name for cell in (*GOLD_CELLS, *CORNERS[: len(colours)])),
         wood_seen=False,
+        kind=Kind.LEARNT,
         extra={
             "learnt": {
                 "gold_tokens_found": fit.gold_hits,

@@ -21,7 +21,6 @@ import numpy.typing as npt
 
 import vision.read.slots as slots_module
 import vision.read.tokens as tokens_module
-from calibration.profile import REFERENCE_GOLD, Profile, default_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
@@ -40,6 +39,7 @@ from vision.locate.features import (
 )
 from vision.locate.grid import GridFit, locate_by_grid
 from vision.locate.register import register
+from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
 from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
 from vision.read.numerals import assign_gold_values, numeral_probabilities
@@ -143,7 +143,7 @@ class _Timer:
 def scan(
     data: bytes,
     *,
-    profile: Profile | None = None,
+    profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
 ) -> Scan:
@@ -177,7 +177,7 @@ class BoardView:
 
 
 def board_view(
-    image: Image, profile: Profile, timer: _Timer | None = None, found: Located | None = None
+    image: Image, profile: Looks, timer: _Timer | None = None, found: Located | None = None
 ) -> BoardView:
     """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
     balance its light."""
@@ -204,7 +204,7 @@ def board_view(
 
 
 def _seen(
-    image: Image, profile: Profile, located: Located, face: npt.NDArray[np.float32], timer: _Timer
+    image: Image, profile: Looks, located: Located, face: npt.NDArray[np.float32], timer: _Timer
 ) -> BoardView:
     """The board view once the board's place in the photo is settled."""
     height, width = image.shape[:2]
@@ -219,19 +219,19 @@ def _seen(
     return BoardView(located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood)
 
 
-def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
+def token_colours(profile: Looks) -> dict[str, npt.NDArray[np.float32]]:
     """``"gold"`` then each player's colour, as the float BGR the readers compare with."""
     return {"gold": rgb_to_bgr_float(profile.gold)} | {
         name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()
     }
 
 
-def warrior_colours(profile: Profile) -> tuple[npt.NDArray[np.float32], ...]:
+def warrior_colours(profile: Looks) -> tuple[npt.NDArray[np.float32], ...]:
     """Each player's colour: what may cover a grid line besides a palisade (a gold coin never reaches one)."""
     return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
-def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
+def view_slot_features(view: BoardView, profile: Looks) -> FloatArray:
     """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``."""
     return slot_features(
         view.balanced,
@@ -245,7 +245,7 @@ def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
     )
 
 
-def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]) -> CellSigns:
+def view_cell_signs(view: BoardView, profile: Looks, palisades: Iterable[Slot]) -> CellSigns:
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide."""
     return cell_signs(
         view.balanced,
@@ -263,7 +263,7 @@ def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]
 def scan_image(
     image: Image,
     *,
-    profile: Profile | None = None,
+    profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
     timer: _Timer | None = None,
@@ -290,13 +290,13 @@ def scan_image(
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms)
 
 
-def hidden_cells(profile: Profile) -> list[Cell]:
+def hidden_cells(profile: Looks) -> list[Cell]:
     """The cells off gold whose art the profile's face does not show."""
     hidden = set(profile.hidden_cells)
     return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
 
 
-def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
+def judge_cells(view: BoardView, profile: Looks, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
     """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
     profile's warrior pictures add (:mod:`vision.read.tokens`).
 
@@ -340,7 +340,7 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
 
 
 def picture_signs(
-    view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int], occupied: FloatArray
+    view: BoardView, profile: Looks, signs: CellSigns, numbers: list[int], occupied: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
     (:func:`vision.read.tokens.token_match`), and the hidden cells' signs
@@ -364,16 +364,16 @@ def picture_signs(
 
 
 #: The slot reader's and the hidden cells' weights, by how the profile's face was made
-#: (:attr:`calibration.profile.Profile.kind`).
+#: (:attr:`vision.looks.Looks.kind`).
 SLOT_WEIGHTS = {
-    "printed": slots_module.WEIGHTS,
-    "learnt": slots_module.LEARNT_WEIGHTS,
-    "improvised": slots_module.IMPROVISED_WEIGHTS,
+    Kind.REFERENCE: slots_module.WEIGHTS,
+    Kind.LEARNT: slots_module.LEARNT_WEIGHTS,
+    Kind.IMPROVISED: slots_module.IMPROVISED_WEIGHTS,
 }
 HIDDEN_WEIGHTS = {
-    "printed": tokens_module.LEARNT_WEIGHTS,
-    "learnt": tokens_module.LEARNT_WEIGHTS,
-    "improvised": tokens_module.IMPROVISED_WEIGHTS,
+    Kind.REFERENCE: tokens_module.LEARNT_WEIGHTS,
+    Kind.LEARNT: tokens_module.LEARNT_WEIGHTS,
+    Kind.IMPROVISED: tokens_module.IMPROVISED_WEIGHTS,
 }
 
 #: What a reading of a copy without its profile says first.
@@ -384,9 +384,7 @@ UNKNOWN_COPY = Problem(
 )
 
 
-def _view_of_some_copy(
-    image: Image, profile: Profile | None, timer: _Timer
-) -> tuple[BoardView, Profile, bool]:
+def _view_of_some_copy(image: Image, profile: Looks | None, timer: _Timer) -> tuple[BoardView, Looks, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
     A board whose art the profile's features do not find is looked for by its gold and grid. With
@@ -406,7 +404,7 @@ def _view_of_some_copy(
                 raise refusal from None
             return board_view(image, profile, timer, grid_located(fit)), profile, False
     try:
-        view = board_view(image, default_profile(), timer)
+        view = board_view(image, reference_looks(), timer)
     except NoBoardError as refusal:
         seen = improvised_view(image, timer)
         if seen is None:
@@ -418,10 +416,10 @@ def _view_of_some_copy(
         seen = improvised_view(image, timer)
         if seen is not None:
             return (*seen, True)
-    return view, default_profile(), False
+    return view, reference_looks(), False
 
 
-def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Profile] | None:
+def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Looks] | None:
     """The board found by its gold and grid, seen with a profile improvised from the photo
     (:func:`vision.learn.improvise.improvise`), or None."""
     timer = timer or _Timer()

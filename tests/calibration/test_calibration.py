@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import vision.scan
-from calibration.colours import colour_name, unique_names
 from calibration.profile import (
     REFERENCE_GOLD,
     Profile,
@@ -27,6 +26,7 @@ from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import SLOTS, Cell
 from vision.bench.accuracy import photos_with_truth
 from vision.bench.metrics import compare
+from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.learn.improvise import _bare_lines, _recurring_groups
 from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
@@ -183,7 +183,7 @@ def test_version_1_profiles_still_load(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
     path.write_text(json.dumps(document))
     profile = load_profile(path)
-    assert profile.kind == "printed" and profile.tokens == {} and profile.wood_seen
+    assert profile.kind == "reference" and profile.tokens == {} and profile.wood_seen
 
 
 @pytest.mark.parametrize(

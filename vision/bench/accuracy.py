@@ -12,19 +12,24 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from calibration.profile import Profile
 from vision.bench.metrics import Comparison, compare
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
+from vision.looks import Looks
 from vision.scan import scan
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
 SETUP_PREFIX = "setup-"
+
+#: What teaches the looks of a copy from its setup photo's bytes and the copy's name
+#: (:func:`calibration.setup.calibrate`, handed in: the scanner does not know profiles' files);
+#: :class:`ValueError` with the reason in words when the photo teaches nothing.
+Learner = Callable[[bytes, str], Looks]
 
 
 def photos_with_truth(folder: Path) -> list[tuple[Path, Path]]:
@@ -112,15 +117,16 @@ class BenchResult:
 
 
 def bench_scan(
-    pairs: Iterable[tuple[Path, Path]], profile: Profile | None = None, calibrate: bool = False
+    pairs: Iterable[tuple[Path, Path]], profile: Looks | None = None, learn: Learner | None = None
 ) -> BenchResult:
     """Read every photo and compare it with its truth.
 
-    With ``calibrate``, a photo of another copy (its truth names ``"copy"``) is read with the profile
-    learnt from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and timed.
+    With ``learn``, a photo of another copy (its truth names ``"copy"``) is read with the looks
+    ``learn`` takes from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and
+    timed.
     """
     result = BenchResult()
-    learnt: dict[str, Profile | None] = {}
+    learnt: dict[str, Looks | None] = {}
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         data = photo.read_bytes()
@@ -128,9 +134,9 @@ def bench_scan(
         has_board = truth.get("board", True)
         result.no_boards += not has_board
         copy = truth.get("copy")
-        if calibrate and copy is not None and copy not in learnt:
-            learnt[copy] = _learn(photo.parent, copy, result)
-        use = learnt.get(copy, profile) if calibrate and copy is not None else profile
+        if learn is not None and copy is not None and copy not in learnt:
+            learnt[copy] = _learn(learn, photo.parent, copy, result)
+        use = learnt.get(copy, profile) if learn is not None and copy is not None else profile
         start = time.perf_counter()
         try:
             reading = scan(data, profile=use, players=None)
@@ -157,10 +163,8 @@ def bench_scan(
     return result
 
 
-def _learn(folder: Path, copy: str, result: BenchResult) -> Profile | None:
-    """The profile of ``copy`` from its setup photo in ``folder``; None (noted) if it cannot be learnt."""
-    from calibration.setup import SetupError, calibrate
-
+def _learn(learn: Learner, folder: Path, copy: str, result: BenchResult) -> Looks | None:
+    """The looks of ``copy`` from its setup photo in ``folder``; None (noted) if they cannot be learnt."""
     setups = [p for p in folder.glob(f"{SETUP_PREFIX}{copy}.*") if p.suffix.lower() in PHOTO_SUFFIXES]
     if not setups:
         result.calibration_failures.append(f"{copy}: no setup photo {SETUP_PREFIX}{copy}.jpg")
@@ -168,8 +172,8 @@ def _learn(folder: Path, copy: str, result: BenchResult) -> Profile | None:
     data = setups[0].read_bytes()
     start = time.perf_counter()
     try:
-        profile = calibrate(data, name=copy).profile
-    except (SetupError, PhotoError) as error:
+        profile = learn(data, copy)
+    except ValueError as error:  # a refused setup (SetupError) or an unreadable photo (PhotoError)
         result.calibration_failures.append(f"{copy}: {error}")
         return None
     result.calibration_ms.append(1000 * (time.perf_counter() - start))
@@ -224,11 +228,11 @@ def report_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main_scan(folder: Path, profile: Profile | None, as_json: bool, calibrate: bool = False) -> int:
+def main_scan(folder: Path, profile: Looks | None, as_json: bool, learn: Learner | None = None) -> int:
     pairs = photos_with_truth(folder)
     if not pairs:
         print(f"armadora bench scan: no photos with a .json truth beside them in {folder}", file=sys.stderr)
         return 2
-    summary = bench_scan(pairs, profile, calibrate).to_json()
+    summary = bench_scan(pairs, profile, learn).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
     return 0

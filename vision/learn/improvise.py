@@ -13,7 +13,7 @@ like a warrior. The face is the photo itself, with the gold, the surest warriors
 every palisade line's surroundings (as far as a palisade there would lean)
 filled in from around them and the grid line drawn back, so that the slot
 reader compares each line with a line bare of palisades. Groups are named
-after the nearest known colour (:mod:`calibration.colours`).
+after the nearest known colour (:mod:`vision.colour_names`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.colours import colour_name, lab_of, unique_names
-from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, Profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS
 from vision.colour import rgb_to_bgr_float
+from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
 from vision.learn.pieces import (
     FACE_VIEW,
@@ -47,6 +46,7 @@ from vision.learn.pieces import (
 )
 from vision.locate.features import camera_from_homography
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, Kind, Looks
 from vision.read.cells import cell_pixels
 from vision.read.slots import leans_mm
 
@@ -97,7 +97,7 @@ class BoardFace:
 class Improvised:
     """A provisional profile, and where the board is in the photo it was made from."""
 
-    profile: Profile
+    profile: Looks
     fit: GridFit
 
 
@@ -157,7 +157,7 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
         colours[name] = bgr_to_rgb(white * 0.5)
     camera = camera_from_homography(fit.homography, image.shape[1], image.shape[0])
     face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera))
-    profile = Profile(
+    profile = Looks(
         name="unknown copy",
         face=face,
         colours=colours,
@@ -166,7 +166,7 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
         tokens=tokens,
         hidden_cells=tuple(cell.name for cell in CELLS),
         wood_seen=False,
-        extra={"improvised": True},
+        kind=Kind.IMPROVISED,
     )
     return Improvised(profile, fit)
 

@@ -15,12 +15,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import RGB
 from engine.board import GOLD_CELLS, Cell
 from vision.colour import shaded_distance
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
 from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
+from vision.looks import RGB
 from vision.read.rectify import reduce_for_view, warp_to_view
 
 Image = npt.NDArray[np.uint8]

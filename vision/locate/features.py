@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import Profile
 from vision.geometry import BOARD_H_MM, BOARD_W_MM, board_corners_mm
+from vision.looks import Looks
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -100,7 +100,7 @@ def _grey(image: Image) -> Image:
 
 
 @lru_cache(maxsize=8)
-def face_features(profile: Profile, kind: str = "orb") -> FaceFeatures:
+def face_features(profile: Looks, kind: str = "orb") -> FaceFeatures:
     """The face's features, computed once per profile and process.
 
     ``kind``: ``"orb"``, ``"sift"``, or ``"sift_tilted"``: SIFT on the face
@@ -155,7 +155,7 @@ def _features_seen_squashed(face: Image, squash: FloatArray, kind: str) -> tuple
     return unsquashed, cast(Descriptors, descriptors)
 
 
-def locate(image: Image, profile: Profile, first_attempt: int = 0) -> Located:
+def locate(image: Image, profile: Looks, first_attempt: int = 0) -> Located:
     """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
 
     ORB features at :data:`SEARCH_LONG_SIDE` pixels find most boards fast;

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import Profile
 from vision.geometry import CANONICAL, View
+from vision.looks import Looks
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -83,7 +83,7 @@ def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
 
 
 @lru_cache(maxsize=8)
-def face_view(profile: Profile, view: View = CANONICAL) -> FloatImage:
+def face_view(profile: Looks, view: View = CANONICAL) -> FloatImage:
     """The profile's face in ``view``, as float BGR in 0..1 (computed once per profile and view).
 
     Pixel ``i`` shows the face at ``i / view.px_per_mm`` millimetres, as :func:`rectify`'s pixels do.

@@ -2,7 +2,7 @@
 
 A setup photo hides four cells' art under its corner warriors, so there the
 face cannot say what an empty cell looks like. But it shows what each
-colour's warrior looks like (:attr:`calibration.profile.Profile.tokens`):
+colour's warrior looks like (:attr:`vision.looks.Looks.tokens`):
 the same print, emblem and all, on every warrior of that colour. Each such
 cell is searched for each warrior's middle, at every turn and offset a hand
 puts a warrior down with; art seldom looks like a warrior's emblem.
@@ -26,11 +26,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import Profile
 from engine.board import Cell
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, View, cell_centre_mm
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
+from vision.looks import Looks
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -73,7 +73,7 @@ MIN_GAP = 0.1
 
 
 @lru_cache(maxsize=8)
-def _templates(profile: Profile, view: View) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
+def _templates(profile: Looks, view: View) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
     """Each colour's warrior middle, blurred like a photo, at every turn of :data:`TURNS_DEG`."""
     side = round(MIDDLE_MM * view.px_per_mm) | 1
     out = []
@@ -94,7 +94,7 @@ def _templates(profile: Profile, view: View) -> tuple[tuple[str, tuple[FloatImag
 
 
 def token_match(
-    balanced: FloatImage, profile: Profile, cells: list[Cell], view: View = CANONICAL
+    balanced: FloatImage, profile: Looks, cells: list[Cell], view: View = CANONICAL
 ) -> FloatArray:
     """Per cell (rows) and colour of ``profile.colours`` (columns): how well its warrior's middle
     matches somewhere near the cell's centre (normalised correlation, -1..1; -1 for a colour whose

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import Profile
 from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
-from vision.bench.accuracy import SETUP_PREFIX, photos_with_truth
+from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
+from vision.looks import Looks, reference_looks
 from vision.scan import BoardView
 
 
@@ -45,7 +45,7 @@ class TrainingData:
         return np.vstack(x), np.concatenate(y).astype(bool)
 
 
-Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Profile] | None"]
+Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Looks] | None"]
 
 
 def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
@@ -142,7 +142,7 @@ def _print_fit(
     print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
 
 
-def main_fit(folder: Path) -> int:
+def main_fit(folder: Path, learn: Learner) -> int:
     """Fit the readers' models on a tuning folder; print the weights to paste into the readers.
 
     A folder of the reference kit refits the slot and cell models. A folder of other copies
@@ -151,15 +151,13 @@ def main_fit(folder: Path) -> int:
     profile learnt from each setup photo and with the profile improvised from each photo. The
     improvised readers' signs depend on how a warrior looks: paste its weights first, then fit again.
     """
-    from calibration.profile import default_profile
-    from calibration.setup import calibrate
     from vision.read.tokens import WEIGHED
     from vision.scan import board_view, improvised_view
 
     pairs = photos_with_truth(folder)
     copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
     if not copies:
-        reference = default_profile()
+        reference = reference_looks()
         data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
         _fit(data, "slots", "vision/read/slots.py", "WEIGHTS")
         _fit(data, "cells", "vision/read/cells.py", "WEIGHTS")
@@ -173,12 +171,12 @@ def main_fit(folder: Path) -> int:
         "vision/learn/pieces.py",
         "WARRIOR_WEIGHTS",
     )
-    learnt: dict[str, Profile] = {}
+    learnt: dict[str, Looks] = {}
 
-    def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Profile]:
+    def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Looks]:
         copy = truth["copy"]
         if copy not in learnt:
-            learnt[copy] = calibrate((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), name=copy).profile
+            learnt[copy] = learn((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), copy)
         return board_view(image, learnt[copy]), learnt[copy]
 
     for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):

@@ -145,7 +145,7 @@ class Backgrounds:
         """Load the reference board art from the usual places, if any is there."""
         here = Path(__file__).resolve().parents[2]
         for candidate in (
-            here / "calibration" / "reference" / "board.jpg",
+            here / "vision" / "data" / "reference-board.jpg",
             here.parent / "shared" / "board" / "reference-board.png",
             Path("/work/shared/board/reference-board.png"),
         ):

@@ -23,12 +23,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from types import MappingProxyType
 
-import cv2
 import numpy as np
 
+from vision.looks import reference_face
 from vision.worlds.raster.boardart import PALETTES, painted_art
 from vision.worlds.raster.pieces import (
     ALL_EMBLEMS,
@@ -53,11 +52,7 @@ _EMBLEM_MIN_CONTRAST = 25.0
 @cache
 def reference_art() -> U8:
     """The reference board's printed face, 5 px/mm, as BGR (read-only, loaded once)."""
-    data = resources.files("calibration").joinpath("reference", "board.jpg").read_bytes()
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise FileNotFoundError("calibration/reference/board.jpg could not be decoded")
-    art = np.asarray(image, dtype=np.uint8)
+    art = np.asarray(reference_face(), dtype=np.uint8)
     art.setflags(write=False)
     return art
 

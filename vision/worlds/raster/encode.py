@@ -48,8 +48,9 @@ def encode(display_bgr: U8, *, fmt: str, quality: int, orientation: int) -> tupl
     exif = Image.Exif()
     exif[ORIENTATION_TAG] = orientation
     exif[0x010F] = "Armadora"  # Make
-    exif[0x0110] = "vision.worlds.raster phone"  # Model
-    exif[0x0131] = "vision.worlds.raster"  # Software
+    # The renderer's old name, kept: the photos' bytes (and the sets measured on them) stay as they were.
+    exif[0x0110] = "vision.synth phone"  # Model
+    exif[0x0131] = "vision.synth"  # Software
     buffer = io.BytesIO()
     if fmt == "jpeg":
         image.save(buffer, format="JPEG", quality=quality, exif=exif.tobytes(), subsampling=2)

@@ -1,4 +1,8 @@
-"""The scanner's subcommands of ``armadora``: ``scan`` and ``bench scan``.
+"""The scanner's subcommands of ``armadora``: ``scan``, ``bench scan`` and ``bench fit``.
+
+They live here rather than in :mod:`vision` because they read profile files (``--profile``) and
+learn copies from setup photos (``--calibrate``, ``bench fit``), which the scanner knows nothing of:
+they hand it the looks, and the bench the learner.
 
 ``scan`` exit codes: 0 read (even with warnings), 2 unreadable file or profile,
 3 no board found in the photo.
@@ -10,7 +14,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vision.bench.accuracy import Learner
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_NO_BOARD = 0, 2, 3
 
@@ -132,7 +139,14 @@ def _run_bench(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         print(f"armadora bench scan: {args.folder} is not a folder", file=sys.stderr)
         return 2
-    return main_scan(args.folder, profile, args.json, args.calibrate)
+    return main_scan(args.folder, profile, args.json, _learner() if args.calibrate else None)
+
+
+def _learner() -> Learner:
+    """The bench's way of learning a copy: :func:`calibration.setup.calibrate`, its profile."""
+    from calibration.setup import calibrate
+
+    return lambda data, name: calibrate(data, name=name).profile
 
 
 def _run_fit(args: argparse.Namespace) -> int:
@@ -141,4 +155,4 @@ def _run_fit(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         print(f"armadora bench fit: {args.folder} is not a folder", file=sys.stderr)
         return 2
-    return main_fit(args.folder)
+    return main_fit(args.folder, _learner())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from calibration.profile import REFERENCE_COLOURS, RGB
+from vision.looks import REFERENCE_COLOURS, RGB
 
 #: Named colours, sRGB: the reference kit's first, so that its tokens keep their names.
 NAMED_COLOURS: dict[str, RGB] = {
