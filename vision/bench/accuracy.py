@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vision.bench.metrics import Comparison, compare
+from vision.bench.metrics import MARKED_BELOW, Comparison, compare, silent_mistakes
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
 from vision.looks import Looks
@@ -47,18 +47,76 @@ def photos_with_truth(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-@dataclass
-class BenchResult:
-    """Totals over a folder of photos."""
+#: The truth's ``render.hard`` tags that make a photo hard to read.
+HARD_TAGS = ("glare", "warm", "tilt")
 
-    photos: int = 0
+
+@dataclass
+class Tally:
+    """How the board photos of one group were read."""
+
     boards: int = 0
+    missed: int = 0
     cells_right: int = 0
     occupancy_right: int = 0
     slots_right: int = 0
     gold_right: int = 0
     gold_total: int = 0
     exact: int = 0
+    #: Photos read exactly or with every mistake marked (:func:`vision.bench.metrics.silent_mistakes`).
+    trusted: int = 0
+    silent: int = 0
+
+    def add(self, comparison: Comparison, silent: tuple[str, ...]) -> None:
+        self.boards += 1
+        self.cells_right += comparison.cells_right
+        self.occupancy_right += comparison.occupancy_right
+        self.slots_right += comparison.slots_right
+        self.gold_right += comparison.gold_right
+        self.gold_total += comparison.gold_total
+        self.exact += comparison.exact
+        self.trusted += not silent
+        self.silent += len(silent)
+
+    def to_json(self) -> dict[str, Any]:
+        # A board the scanner did not find counts against every share: it was not read, and not
+        # trusted either (though it was not silent: the scanner said so).
+        boards = max(self.boards + self.missed, 1)
+        return {
+            "board_photos": self.boards + self.missed,
+            "cells": self.cells_right / (40 * boards),
+            "occupancy": self.occupancy_right / (40 * boards),
+            "slots": self.slots_right / (67 * boards),
+            "gold_values": self.gold_right / max(self.gold_total, 1),
+            "exact_boards": self.exact / boards,
+            "trusted": self.trusted / boards,
+            "silent_mistakes": self.silent,
+        }
+
+
+def groups_of(truth: dict[str, Any]) -> list[str]:
+    """The groups a photo's figures are also counted in, from what its truth says of its rendering:
+    ``hard`` (and each of its :data:`HARD_TAGS`) or ``others`` where it carries ``render.hard``,
+    ``world:NAME`` where it carries ``render.world``."""
+    render = truth.get("render")
+    if not isinstance(render, dict):
+        return []
+    groups = []
+    if "hard" in render:
+        tags = [tag for tag in HARD_TAGS if tag in (render["hard"] or ())]
+        groups += ["hard", *tags] if tags else ["others"]
+    if render.get("world"):
+        groups.append(f"world:{render['world']}")
+    return groups
+
+
+@dataclass
+class BenchResult:
+    """Totals over a folder of photos."""
+
+    photos: int = 0
+    total: Tally = field(default_factory=Tally)
+    groups: dict[str, Tally] = field(default_factory=dict)
     missed_boards: list[str] = field(default_factory=list)
     false_boards: list[str] = field(default_factory=list)
     no_boards_right: int = 0
@@ -70,14 +128,14 @@ class BenchResult:
     calibration_ms: list[float] = field(default_factory=list)
     calibration_failures: list[str] = field(default_factory=list)
 
-    def add(self, name: str, comparison: Comparison) -> None:
-        self.boards += 1
-        self.cells_right += comparison.cells_right
-        self.occupancy_right += comparison.occupancy_right
-        self.slots_right += comparison.slots_right
-        self.gold_right += comparison.gold_right
-        self.gold_total += comparison.gold_total
-        self.exact += comparison.exact
+    def _tallies(self, truth: dict[str, Any]) -> list[Tally]:
+        return [self.total, *(self.groups.setdefault(name, Tally()) for name in groups_of(truth))]
+
+    def add(self, name: str, comparison: Comparison, reading: dict[str, Any], truth: dict[str, Any]) -> None:
+        """One board photo read: ``reading`` is the scan's JSON (its confidences and warnings)."""
+        silent = silent_mistakes(comparison, reading)
+        for tally in self._tallies(truth):
+            tally.add(comparison, silent)
         if not comparison.exact or comparison.gold_right < comparison.gold_total:
             self.mistakes.append(
                 {
@@ -85,20 +143,22 @@ class BenchResult:
                     "cells": list(comparison.wrong_cells),
                     "slots": list(comparison.wrong_slots),
                     "gold_wrong": comparison.gold_total - comparison.gold_right,
+                    "silent": list(silent),
                 }
             )
 
+    def miss(self, name: str, truth: dict[str, Any]) -> None:
+        """A board photo in which no board was found."""
+        self.missed_boards.append(name)
+        for tally in self._tallies(truth):
+            tally.missed += 1
+
     def to_json(self) -> dict[str, Any]:
-        boards = max(self.boards + len(self.missed_boards), 1)
         ordered = sorted(self.seconds)
         return {
             "photos": self.photos,
-            "board_photos": self.boards + len(self.missed_boards),
-            "cells": self.cells_right / (40 * boards),
-            "occupancy": self.occupancy_right / (40 * boards),
-            "slots": self.slots_right / (67 * boards),
-            "gold_values": self.gold_right / max(self.gold_total, 1),
-            "exact_boards": self.exact / boards,
+            **self.total.to_json(),
+            "groups": {name: tally.to_json() for name, tally in sorted(self.groups.items())},
             "missed_boards": self.missed_boards,
             "no_board_photos": self.no_boards,
             "no_board_answered": self.no_boards_right,
@@ -143,7 +203,7 @@ def bench_scan(
         except NoBoardError:
             result.seconds.append(time.perf_counter() - start)
             if has_board:
-                result.missed_boards.append(photo.name)
+                result.miss(photo.name, truth)
             else:
                 result.no_boards_right += 1
             continue
@@ -159,7 +219,8 @@ def bench_scan(
         if not has_board:
             result.false_boards.append(photo.name)
             continue
-        result.add(photo.name, compare(reading.position.to_json(), truth))
+        said = {"confidence": reading.confidence_json(), "warnings": [w.to_json() for w in reading.warnings]}
+        result.add(photo.name, compare(reading.position.to_json(), truth), said, truth)
     return result
 
 
@@ -194,6 +255,8 @@ def report_text(summary: dict[str, Any]) -> str:
         f"slots             {pct(summary['slots'])}",
         f"gold values       {pct(summary['gold_values'])}",
         f"exact boards      {pct(summary['exact_boards'])}",
+        f"trusted           {pct(summary['trusted'])} (read exactly, or every mistake marked: under "
+        f"{MARKED_BELOW} or named by a warning); {summary['silent_mistakes']} silent mistakes",
         f"missed boards     {len(summary['missed_boards'])}",
         f"no board -> exit 3 {summary['no_board_answered']} of {summary['no_board_photos']}"
         + (f" (read a board in: {', '.join(summary['false_boards'])})" if summary["false_boards"] else ""),
@@ -210,6 +273,12 @@ def report_text(summary: dict[str, Any]) -> str:
             f"{summary['calibration_median_ms'] or 0:.0f} ms, "
             f"slowest {summary['calibration_max_ms'] or 0:.0f} ms"
         )
+    for name, group in summary["groups"].items():
+        lines.append(
+            f"  {name:<15} {group['board_photos']} photos: cells {pct(group['cells'])}, slots "
+            f"{pct(group['slots'])}, exact {pct(group['exact_boards'])}, trusted {pct(group['trusted'])}, "
+            f"{group['silent_mistakes']} silent"
+        )
     for failure in summary["calibration_failures"]:
         lines.append(f"  calibration failed: {failure}")
     for crash in summary["crashes"]:
@@ -224,6 +293,8 @@ def report_text(summary: dict[str, Any]) -> str:
             parts.append("slots " + " ".join(mistake["slots"]))
         if mistake["gold_wrong"]:
             parts.append(f"{mistake['gold_wrong']} gold values")
+        if mistake["silent"]:
+            parts.append("unmarked " + " ".join(mistake["silent"]))
         lines.append(f"  {mistake['photo']}: {'; '.join(parts)}")
     return "\n".join(lines)
 

@@ -1,4 +1,5 @@
-"""How a read position compares with the truth: cells, slots, gold values, whole boards.
+"""How a read position compares with the truth: cells, slots, gold values, whole boards, and
+which mistakes the reading failed to mark (:func:`silent_mistakes`).
 
 Colours are matched one to one before cells are compared, so a scanner that
 names a copy's colours differently (an unknown copy read without a profile)
@@ -11,6 +12,10 @@ is judged on how it grouped the warriors, not on the names it chose.
 >>> c = compare(read, truth)
 >>> c.cells_right, c.slots_right, c.exact
 (40, 66, False)
+>>> silent_mistakes(c, {"confidence": {"slots": {"a5|b5": 0.95}}, "warnings": []})
+('a5|b5',)
+>>> silent_mistakes(c, {"confidence": {"slots": {"a5|b5": 0.6}}, "warnings": []})
+()
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ class Comparison:
     gold_total: int
     wrong_cells: tuple[str, ...]
     wrong_slots: tuple[str, ...]
+    #: The gold cells whose value was read wrong (or not read).
+    wrong_gold: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -78,7 +85,7 @@ def compare(read: dict[str, Any], truth: dict[str, Any]) -> Comparison:
     wrong_slots = tuple(slot.name for slot in SLOTS if (slot in read_slots) != (slot in true_slots))
     read_gold = {Cell(*g["cell"]): g["value"] for g in read.get("gold", [])}
     true_gold = {Cell(*g["cell"]): g["value"] for g in truth.get("gold", [])}
-    gold_right = sum(1 for cell, value in true_gold.items() if read_gold.get(cell) == value)
+    wrong_gold = tuple(cell.name for cell, value in true_gold.items() if read_gold.get(cell) != value)
 
     def kind(label: str) -> str:
         return label.split(":")[0]
@@ -92,8 +99,38 @@ def compare(read: dict[str, Any], truth: dict[str, Any]) -> Comparison:
         cells_right=NUM_CELLS - len(wrong_cells),
         occupancy_right=occupancy_right,
         slots_right=len(SLOTS) - len(wrong_slots),
-        gold_right=gold_right,
+        gold_right=len(true_gold) - len(wrong_gold),
         gold_total=len(true_gold),
         wrong_cells=wrong_cells,
         wrong_slots=wrong_slots,
+        wrong_gold=wrong_gold,
+    )
+
+
+#: The page marks a reading under this confidence for the player to check.
+MARKED_BELOW = 0.8
+
+
+def silent_mistakes(comparison: Comparison, reading: dict[str, Any]) -> tuple[str, ...]:
+    """The mistakes of ``comparison`` that ``reading`` (a scan's JSON: its ``confidence`` and
+    ``warnings``) leaves unmarked: a wrong cell, slot or gold value (``gold:d5``) whose confidence is
+    at least :data:`MARKED_BELOW` and which no warning names (its ``cells``, its ``palisades``).
+
+    These are the errors that corrupt a score: the player was given no reason to look.
+    """
+    confidence = reading.get("confidence", {})
+    warnings = reading.get("warnings", [])
+    warned_cells = {Cell(*cell).name for w in warnings for cell in w.get("cells", [])}
+    warned_slots = {
+        Slot.between(Cell(*a), Cell(*b)).name for w in warnings for a, b in w.get("palisades", [])
+    }
+
+    def silent(name: str, part: str, warned: set[str]) -> bool:
+        # A part the reading gives no confidence for was not marked either.
+        return name not in warned and confidence.get(part, {}).get(name, 1.0) >= MARKED_BELOW
+
+    return (
+        *(name for name in comparison.wrong_cells if silent(name, "cells", warned_cells)),
+        *(name for name in comparison.wrong_slots if silent(name, "slots", warned_slots)),
+        *(f"gold:{name}" for name in comparison.wrong_gold if silent(name, "gold", warned_cells)),
     )
