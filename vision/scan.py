@@ -25,13 +25,14 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.colour import rgb_to_bgr_float, shaded_distance
-from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
+from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm
 from vision.learn.improvise import improvise
 from vision.learn.pieces import warrior_looks
 from vision.load import Photo, load_photo
 from vision.locate.features import (
     SEARCH_ATTEMPTS,
     Camera,
+    FoundBy,
     Located,
     NoBoardError,
     camera_from_homography,
@@ -104,7 +105,7 @@ class Scan:
             # Found by the art's features (out of about 150 inliers), or by the grid's crossings.
             "board": round(
                 min(1.0, self.located.inliers / 150)
-                if self.located.attempt < len(SEARCH_ATTEMPTS)
+                if self.located.found_by is FoundBy.FEATURES
                 else self.located.inliers / max(self.located.matches, 1),
                 3,
             ),
@@ -431,8 +432,8 @@ def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardVie
 
 def grid_located(fit: GridFit) -> Located:
     """A board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid`), as the locate stage
-    reports one: its crossings agreeing out of those looked for, after every attempt by the art."""
-    return Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
+    reports one: its crossings agreeing out of those looked for."""
+    return Located(fit.homography, fit.crossings, fit.looked_for, found_by=fit.found_by)
 
 
 def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:
@@ -443,7 +444,7 @@ def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, 
     quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
     native = np.sqrt(cv2.contourArea(quad.astype(np.float32))) / PITCH_MM
     px_per_mm = float(min(MAX_GOLD_PX_PER_MM, max(1.5, native)))
-    view = View(px_per_mm)
+    view = FaceRaster(px_per_mm)
     size = round(side * px_per_mm)
     shift = np.array(
         [[1, 0, x0 - GOLD_CROP_MARGIN_MM], [0, 1, y0 - GOLD_CROP_MARGIN_MM], [0, 0, 1]], np.float64

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from engine.board import GOLD_CELLS, Cell
 from vision.colour import shaded_distance
-from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, View, cell_centre_mm
+from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, FaceRaster, cell_centre_mm
 from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
@@ -31,9 +31,9 @@ Floats = npt.NDArray[np.floating[Any]]
 Place = tuple[float, float, float]
 
 #: The face is kept at the reference face's resolution.
-FACE_VIEW = View(5.0)
+FACE_VIEW = FaceRaster(5.0)
 #: The cells are judged on a coarser view.
-READ_VIEW = View(2.0)
+READ_VIEW = FaceRaster(2.0)
 #: A gold pixel: its colour within :data:`vision.locate.grid.GOLD_ALIKE` of the gold's direction and at
 #: least this colourful.
 GOLD_SATURATION = 0.2
@@ -66,7 +66,7 @@ WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
 WARRIOR_WEIGHTS: tuple[float, ...] = (5.569, 3.002, -3.827, -0.217, -7.519)
 
 
-def top_down(image: Image, homography: FloatArray, view: View) -> Image:
+def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:
     reduced, to_reduced = reduce_for_view(image, homography, view)
     return warp_to_view(reduced, to_reduced @ homography, view)
 
@@ -96,7 +96,7 @@ def dominant_colour(pixels: Floats) -> tuple[FloatArray, float]:
     return colour.astype(np.float64), float(near.mean())
 
 
-def _cell_edges(face: Image, cell: Cell, view: View) -> FloatImage:
+def _cell_edges(face: Image, cell: Cell, view: FaceRaster) -> FloatImage:
     """How strongly the colour changes at each pixel of ``cell`` (the largest Lab gradient)."""
     x0, y0, x1, y1 = view.cell_box(cell)
     lab = cv2.cvtColor(face[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -108,7 +108,7 @@ def _cell_edges(face: Image, cell: Cell, view: View) -> FloatImage:
     return edges
 
 
-def find_token(face: Image, cell: Cell, view: View) -> Place:
+def find_token(face: Image, cell: Cell, view: FaceRaster) -> Place:
     """Where a warrior lies on ``cell`` of a top-down ``face``: its centre (view pixels) and turn (degrees).
 
     The token's rounded square outline is matched against the edges in the cell, at each turn
@@ -131,7 +131,7 @@ def find_token(face: Image, cell: Cell, view: View) -> Place:
     return best[1], best[2], best[3]
 
 
-def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: View) -> Place | None:
+def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: FaceRaster) -> Place | None:
     """Where a warrior of a known back ``colour`` (float BGR 0..1) lies on ``cell``: the square its
     colour fills, or None when its colour fills no warrior-sized square there (art of its colour)."""
     x0, y0, x1, y1 = view.cell_box(cell)
@@ -154,7 +154,7 @@ def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: View) 
     return x0 + cx, y0 + cy, angle
 
 
-def outline_score(face: Image, cell: Cell, place: Place, view: View) -> float:
+def outline_score(face: Image, cell: Cell, place: Place, view: FaceRaster) -> float:
     """How much stronger the edges are along a warrior's outline at ``place`` than the cell's typical
     (median) edge: above about 3 where a warrior surely lies, about 1 to 2 on art.
 
@@ -172,7 +172,7 @@ def outline_score(face: Image, cell: Cell, place: Place, view: View) -> float:
     return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
 
 
-def back_against_art(face: Image, place: Place, view: View) -> tuple[float, float, float]:
+def back_against_art(face: Image, place: Place, view: FaceRaster) -> tuple[float, float, float]:
     """How the square at ``place`` (:func:`find_token`) stands out from the art around it, as a
     warrior's flat back does: the colour step (CIE76) between the strips just inside and just
     outside its outline (:data:`BACK_STRIP_MM`, :data:`ART_STRIP_MM`), side by side, the second
@@ -185,10 +185,10 @@ def back_against_art(face: Image, place: Place, view: View) -> tuple[float, floa
 
     >>> face = np.full((100, 100, 3), 200, np.uint8)
     >>> _ = cv2.rectangle(face, (34, 34), (65, 65), (40, 60, 160), -1)
-    >>> step, back, art = back_against_art(face, (49.5, 49.5, 0.0), View(1.0))
+    >>> step, back, art = back_against_art(face, (49.5, 49.5, 0.0), FaceRaster(1.0))
     >>> step > 50, back < 1, art < 1
     (True, True, True)
-    >>> back_against_art(face, (15.0, 15.0, 0.0), View(1.0))[0] < 1
+    >>> back_against_art(face, (15.0, 15.0, 0.0), FaceRaster(1.0))[0] < 1
     True
     """
     s = view.px_per_mm
@@ -224,7 +224,7 @@ def _strips(s: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     return np.stack([inner & side for side in sides]), np.stack([outer & side for side in sides])
 
 
-def warrior_signs(face: Image, cell: Cell, place: Place, view: View) -> FloatArray:
+def warrior_signs(face: Image, cell: Cell, place: Place, view: FaceRaster) -> FloatArray:
     """The signs of a warrior at ``place`` on ``cell`` (:data:`WARRIOR_SIGNS`), as logs: its
     :func:`outline_score` and its :func:`back_against_art`."""
     outline = outline_score(face, cell, place, view)
@@ -248,12 +248,12 @@ def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> Flo
     return fit_logistic(with_constant(signs), labels)
 
 
-def warrior_looks(balanced: FloatImage, cells: list[Cell], view: View) -> FloatArray:
+def warrior_looks(balanced: FloatImage, cells: list[Cell], view: FaceRaster) -> FloatArray:
     """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
     return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view)
 
 
-def face_looks(face: Image, cells: list[Cell], view: View) -> FloatArray:
+def face_looks(face: Image, cells: list[Cell], view: FaceRaster) -> FloatArray:
     """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there."""
     rows = [warrior_signs(face, cell, find_token(face, cell, view), view) for cell in cells]
     return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
@@ -270,7 +270,7 @@ def _outline(angle: float, s: float) -> FloatImage:
     return template
 
 
-def token_image(face: Image, place: Place, view: View) -> Image:
+def token_image(face: Image, place: Place, view: FaceRaster) -> Image:
     """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
     return upright(face, place, round(WARRIOR_SIDE_MM * view.px_per_mm))
 

@@ -9,6 +9,7 @@ which way up the board is. A photo where no plausible board is found raises
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
@@ -64,15 +65,34 @@ class FaceFeatures:
     descriptors: Descriptors
 
 
+class FoundBy(enum.StrEnum):
+    """How the board was found in the photo."""
+
+    #: The art's features matched with the face's (this module); :attr:`Located.attempt` says how.
+    FEATURES = "features"
+    #: The eight gold tokens laid on the fixed layout, confirmed by the grid's crossings
+    #: (:func:`vision.locate.grid.locate_by_grid`, as each later way).
+    GOLD = "gold"
+    #: The printed grid's lines in perspective (:mod:`vision.locate.gridlines`).
+    GRID_LINES = "grid lines"
+    #: The board's outline.
+    OUTLINE = "outline"
+
+
 @dataclass(frozen=True, eq=False)
 class Located:
-    """Where the board is: ``homography`` maps board millimetres to photo pixels."""
+    """Where the board is: ``homography`` maps board millimetres to photo pixels.
+
+    ``inliers`` of ``matches`` agreed on it: the features' matches, or the grid's crossings found
+    of those looked for where it was found otherwise.
+    """
 
     homography: FloatArray
     inliers: int
     matches: int
-    #: Which of :data:`SEARCH_ATTEMPTS` found it.
+    #: Which of :data:`SEARCH_ATTEMPTS` found it, where the features did.
     attempt: int = 0
+    found_by: FoundBy = FoundBy.FEATURES
 
     def corners_px(self) -> FloatArray:
         """The face's corners in photo pixels, clockwise from the board's top-left."""

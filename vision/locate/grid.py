@@ -32,11 +32,12 @@ from vision.geometry import (
     GRID_LINE_MM,
     MARGIN_MM,
     PITCH_MM,
-    View,
+    FaceRaster,
     board_corners_mm,
     cell_centre_mm,
     keeps_handedness,
 )
+from vision.locate.features import FoundBy
 from vision.locate.gridlines import lattice_homographies
 from vision.locate.lattice import lines_beyond, settle
 from vision.read.rectify import reduce_for_view, warp_to_view
@@ -77,7 +78,7 @@ FLAT_TURN = 0.05
 #: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
 MAX_PITCH_RATIO = 3.0
 #: The grid is refined on a top-down view with this many pixels a millimetre.
-GRID_VIEW = View(3.0)
+GRID_VIEW = FaceRaster(3.0)
 #: Each round searches this far (mm) around each crossing; then half as far, then less.
 SEARCH_MM = (5.0, 2.5, 1.5)
 #: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them; at least this
@@ -125,6 +126,8 @@ class GridFit:
     #: Crossings of the grid found where the refined homography puts them, of those looked for.
     crossings: int
     looked_for: int
+    #: Where the fit started: the gold tokens, the grid's lines or the board's outline.
+    found_by: FoundBy = FoundBy.GOLD
 
 
 def _chroma_unit(bgr: FloatArray) -> FloatArray:
@@ -453,7 +456,7 @@ def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
 CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 
 
-def _line_map(grey: Image, view: View) -> FloatImage:
+def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     """Thin dark lines stand out: how much darker each pixel is than the light around it."""
     size = round(4 * GRID_LINE_MM * view.px_per_mm) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
@@ -461,7 +464,7 @@ def _line_map(grey: Image, view: View) -> FloatImage:
     return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
 
 
-def _cross_template(arms: tuple[bool, bool, bool, bool], view: View) -> FloatImage:
+def _cross_template(arms: tuple[bool, bool, bool, bool], view: FaceRaster) -> FloatImage:
     reach = round(ARM_MM * view.px_per_mm)
     side = 2 * reach + 1
     t = np.zeros((side, side), np.float32)
@@ -479,7 +482,7 @@ def _cross_template(arms: tuple[bool, bool, bool, bool], view: View) -> FloatIma
     return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
 
 
-def _grid_template(view: View) -> FloatImage:
+def _grid_template(view: FaceRaster) -> FloatImage:
     """The printed grid's lines alone, in ``view``."""
     width, height = view.size
     t = np.zeros((height, width), np.float32)
@@ -510,7 +513,7 @@ def _grid_template(view: View) -> FloatImage:
 _BLOCKS = (*tuple((r, c, 3, 3) for r in (0, 2) for c in (0, 2, 5)), (1, 3, 3, 2))
 
 
-def _align_blocks(lines: FloatImage, view: View, search_mm: float) -> FloatArray | None:
+def _align_blocks(lines: FloatImage, view: FaceRaster, search_mm: float) -> FloatArray | None:
     """A correction (view pixels to view pixels) from blocks of the grid matched one by one."""
     template = _grid_template(view)
     s = view.px_per_mm
@@ -545,7 +548,7 @@ def _align_blocks(lines: FloatImage, view: View, search_mm: float) -> FloatArray
 
 
 def refine_on_grid(
-    image: Image, homography: FloatArray, view: View = GRID_VIEW
+    image: Image, homography: FloatArray, view: FaceRaster = GRID_VIEW
 ) -> tuple[FloatArray, int, int]:
     """Pull ``homography`` (board mm to ``image`` pixels) onto the printed grid's crossings.
 
@@ -572,7 +575,7 @@ def refine_on_grid(
     return best, most, len(CROSSINGS_MM)
 
 
-def _onto_crossings(grey: Image, homography: FloatArray, view: View) -> tuple[FloatArray, int]:
+def _onto_crossings(grey: Image, homography: FloatArray, view: FaceRaster) -> tuple[FloatArray, int]:
     """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
     less and less far, and how many agreed in the last round that enough agreed in (0 if none)."""
     scale = view.from_mm()
@@ -695,15 +698,19 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     # the gold still fails, the grid's own lines, which must then confirm the fit, and the board's
     # outline.
     passes = (
-        (partial(layouts, gold_candidates, BASES), MIN_CROSSINGS),
-        (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS),
-        (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS),
-        (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS),
-        (partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES), MIN_CROSSINGS),
-        (lattices, CONFIRMING_CROSSINGS),
-        (outlines, MIN_CROSSINGS),
+        (partial(layouts, gold_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (
+            partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES),
+            MIN_CROSSINGS,
+            FoundBy.GOLD,
+        ),
+        (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
+        (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )
-    for starts, least in passes:
+    for starts, least, way in passes:
         for first, hits, candidates, roundness in starts():
             refined, crossings, looked_for = refine_on_grid(image, first)
             if crossings < MIN_CROSSINGS:
@@ -721,7 +728,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
                 hits = gold_hits(refined, candidates)
             if crossings < least or lines_beyond(grey, to_small @ refined) > MAX_LINES_BEYOND:
                 continue
-            fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for)
+            fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
             if best is None or fit.crossings > best.crossings:
                 best = fit
             if crossings >= CONFIRMING_CROSSINGS:

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CANONICAL, View
+from vision.geometry import CANONICAL, FaceRaster
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import detail
 
@@ -92,7 +92,7 @@ def patch_shifts(
 
 
 def register(
-    image: Image, homography: FloatArray, face: FloatImage, view: View = CANONICAL, rounds: int = 2
+    image: Image, homography: FloatArray, face: FloatImage, view: FaceRaster = CANONICAL, rounds: int = 2
 ) -> Registration:
     """Refine ``homography`` (board millimetres to ``image`` pixels) so the photo's detail lies on the face's.
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from engine.board import CELLS
 from vision.colour import chroma, shaded_distance
-from vision.geometry import CANONICAL, View, cell_centre_mm
+from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import fine_detail, texture_match
 
@@ -69,7 +69,7 @@ class CellReading:
 
 
 @cache
-def _disc_offsets(view: View, radius_mm: float) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+def _disc_offsets(view: FaceRaster, radius_mm: float) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     r = radius_mm * view.px_per_mm
     # Every other pixel each way: shares over a quarter of the disc are as good, four times cheaper.
     reach = int(np.ceil(r)) // SAMPLE_STEP * SAMPLE_STEP
@@ -80,7 +80,7 @@ def _disc_offsets(view: View, radius_mm: float) -> tuple[npt.NDArray[np.intp], n
 
 
 def cell_coordinates(
-    view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
+    view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Rows and columns of the disc of pixels at each cell's centre: each shape (40, pixels)."""
     dy, dx = _disc_offsets(view, radius_mm)
@@ -91,7 +91,7 @@ def cell_coordinates(
 
 
 def cell_pixels(
-    image: npt.NDArray[ScalarT], view: View = CANONICAL, radius_mm: float = READ_RADIUS_MM
+    image: npt.NDArray[ScalarT], view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
 ) -> npt.NDArray[ScalarT]:
     """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
     ys, xs = cell_coordinates(view, radius_mm)
@@ -100,7 +100,7 @@ def cell_pixels(
 
 
 def _face_distance(
-    photo_px: FloatImage, face: FloatImage, view: View, glare: FloatImage | None
+    photo_px: FloatImage, face: FloatImage, view: FaceRaster, glare: FloatImage | None
 ) -> FloatImage:
     """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
     best: FloatImage | None = None
@@ -139,7 +139,7 @@ def cell_signs(
     balanced: FloatImage,
     face: FloatImage,
     targets: dict[str, FloatImage],
-    view: View = CANONICAL,
+    view: FaceRaster = CANONICAL,
     glare: FloatImage | None = None,
     hidden: npt.NDArray[np.bool_] | None = None,
     white: npt.ArrayLike = (1.0, 1.0, 1.0),

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CANONICAL, View
+from vision.geometry import CANONICAL, FaceRaster
 from vision.looks import Looks
 
 Image = npt.NDArray[np.uint8]
@@ -36,7 +36,7 @@ LIGHT_PRIOR = 0.15
 GLARE_FLOOR = 0.0
 
 
-def rectify(image: Image, homography: FloatArray, view: View = CANONICAL) -> Image:
+def rectify(image: Image, homography: FloatArray, view: FaceRaster = CANONICAL) -> Image:
     """The board face seen straight from above, ``view.px_per_mm`` pixels a millimetre.
 
     ``homography`` maps board millimetres to ``image`` pixels. Images much finer
@@ -46,7 +46,9 @@ def rectify(image: Image, homography: FloatArray, view: View = CANONICAL) -> Ima
     return warp_to_view(reduced, to_reduced @ homography, view)
 
 
-def reduce_for_view(image: Image, homography: FloatArray, view: View = CANONICAL) -> tuple[Image, FloatArray]:
+def reduce_for_view(
+    image: Image, homography: FloatArray, view: FaceRaster = CANONICAL
+) -> tuple[Image, FloatArray]:
     """``image`` halved until it is at most 2.5 times finer than ``view`` where the board is.
 
     Returns the halved image and the matrix taking ``image``'s pixels to its.
@@ -61,7 +63,7 @@ def reduce_for_view(image: Image, homography: FloatArray, view: View = CANONICAL
     return image, to_reduced
 
 
-def warp_to_view(image: Image, homography: FloatArray, view: View = CANONICAL) -> Image:
+def warp_to_view(image: Image, homography: FloatArray, view: FaceRaster = CANONICAL) -> Image:
     """The board in ``image`` (``homography`` maps millimetres to its pixels) warped to ``view``."""
     return cast(
         Image,
@@ -75,7 +77,7 @@ def warp_to_view(image: Image, homography: FloatArray, view: View = CANONICAL) -
     )
 
 
-def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
+def _pixels_per_view_pixel(to_image: FloatArray, view: FaceRaster) -> float:
     w, h = view.size
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
     quad = cv2.perspectiveTransform(corners, to_image).reshape(-1, 2)
@@ -83,7 +85,7 @@ def _pixels_per_view_pixel(to_image: FloatArray, view: View) -> float:
 
 
 @lru_cache(maxsize=8)
-def face_view(profile: Looks, view: View = CANONICAL) -> FloatImage:
+def face_view(profile: Looks, view: FaceRaster = CANONICAL) -> FloatImage:
     """The profile's face in ``view``, as float BGR in 0..1 (computed once per profile and view).
 
     Pixel ``i`` shows the face at ``i / view.px_per_mm`` millimetres, as :func:`rectify`'s pixels do.
@@ -125,7 +127,7 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
 
 
 def light_model(
-    photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+    photo: FloatImage, face: FloatImage, view: FaceRaster = CANONICAL, tokens: tuple[FloatImage, ...] = ()
 ) -> tuple[FloatImage, FloatImage, FloatArray]:
     """The light at each pixel of ``photo``: a per-channel gain, an offset of white glare, and the light's
     colour (3 channels) that the gain carries everywhere.
@@ -202,7 +204,7 @@ class Balanced:
 
 
 def balance(
-    photo: FloatImage, face: FloatImage, view: View = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+    photo: FloatImage, face: FloatImage, view: FaceRaster = CANONICAL, tokens: tuple[FloatImage, ...] = ()
 ) -> Balanced:
     """The photo under the face's own light with the glare taken off, how much glare, and its colour."""
     gain, offset, colour = light_model(photo, face, view, tokens)

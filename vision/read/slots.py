@@ -27,7 +27,7 @@ from vision.geometry import (
     PALISADE_LENGTH_MM,
     PALISADE_WIDTH_MM,
     PITCH_MM,
-    View,
+    FaceRaster,
     slot_segment_mm,
 )
 from vision.locate.features import Camera
@@ -155,7 +155,7 @@ def _unproject(camera: Camera, pixels: FloatArray) -> FloatArray:
 
 
 def _band_samples(
-    view: View, leans: FloatArray, shift: float = 0.0, half_mm: float | None = None
+    view: FaceRaster, leans: FloatArray, shift: float = 0.0, half_mm: float | None = None
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """Pixel coordinates of each slot's band, shape (67, STEPS, across), and which steps to read.
 
@@ -218,7 +218,7 @@ def _wood_pixels(
 
 
 def line_signs(
-    balanced: FloatImage, face: FloatImage, view: View
+    balanced: FloatImage, face: FloatImage, view: FaceRaster
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per slot and step, whether the printed grid line shows (its profile across matches the
     face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
@@ -262,7 +262,7 @@ def line_signs(
 
 
 def across_profiles(
-    balanced: FloatImage, face: FloatImage, view: View, leans: FloatArray
+    balanced: FloatImage, face: FloatImage, view: FaceRaster, leans: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """The photo's and the face's colour across each slot's line, shape (67, across, 3) each.
 
@@ -286,7 +286,7 @@ def across_profiles(
     return profiles[0], profiles[1]
 
 
-def profile_signs(photo: FloatArray, printed: FloatArray, view: View = CANONICAL) -> FloatArray:
+def profile_signs(photo: FloatArray, printed: FloatArray, view: FaceRaster = CANONICAL) -> FloatArray:
     """How a slot's profile across its line (:func:`across_profiles`) differs from the face's, in
     :data:`PROFILE_BANDS` bands across: shape (67, 4 * bands), the signs :data:`PROFILE_SIGNS`
     names, band by band.
@@ -334,7 +334,7 @@ def profile_signs(photo: FloatArray, printed: FloatArray, view: View = CANONICAL
     return np.column_stack([*lighter, *light_change, *colour_change, *edge_change])
 
 
-def _px_range(view: View, start_mm: float, stop_mm: float, middle: int) -> npt.NDArray[np.intp]:
+def _px_range(view: FaceRaster, start_mm: float, stop_mm: float, middle: int) -> npt.NDArray[np.intp]:
     """The indices of a profile's samples from ``start_mm`` to ``stop_mm`` across the line, its
     middle sample being ``middle``."""
     return np.arange(middle + round(start_mm * view.px_per_mm), middle + round(stop_mm * view.px_per_mm) + 1)
@@ -355,7 +355,7 @@ def estimate_wood(
     balanced: FloatImage,
     face: FloatImage,
     fallback: FloatImage,
-    view: View = CANONICAL,
+    view: FaceRaster = CANONICAL,
     leans: FloatArray | None = None,
 ) -> FloatImage:
     """The palisades' colour as the photo shows it, for a copy whose wood was never seen.
@@ -392,7 +392,7 @@ def slot_features(
     face: FloatImage,
     wood: FloatImage,
     camera: Camera | None,
-    view: View = CANONICAL,
+    view: FaceRaster = CANONICAL,
     tokens: tuple[FloatImage, ...] = (),
     glare: FloatImage | None = None,
     details: tuple[FloatImage, FloatImage] | None = None,
@@ -442,7 +442,7 @@ def slot_features(
     return np.column_stack([*shares, lean_across, hidden_art, profiles])
 
 
-def _across(view: View, half_mm: float) -> FloatArray:
+def _across(view: FaceRaster, half_mm: float) -> FloatArray:
     """Where a band's pixels lie across its line (mm), a band ``half_mm`` either side of it."""
     across: FloatArray = np.arange(-half_mm, half_mm + 1e-9, 1.0 / view.px_per_mm)
     return across
@@ -502,7 +502,7 @@ def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArr
 
 
 def palisade_mask(
-    slots: Iterable[Slot], camera: Camera | None, view: View = CANONICAL
+    slots: Iterable[Slot], camera: Camera | None, view: FaceRaster = CANONICAL
 ) -> npt.NDArray[np.bool_]:
     """Where the given palisades hide the board in ``view``: each one's foot, top and what lies between."""
     mask = np.zeros((view.size[1], view.size[0]), np.uint8)

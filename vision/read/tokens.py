@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import Cell
-from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, View, cell_centre_mm
+from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, FaceRaster, cell_centre_mm
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
@@ -73,7 +73,7 @@ MIN_GAP = 0.1
 
 
 @lru_cache(maxsize=8)
-def _templates(profile: Looks, view: View) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
+def _templates(profile: Looks, view: FaceRaster) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
     """Each colour's warrior middle, blurred like a photo, at every turn of :data:`TURNS_DEG`."""
     side = round(MIDDLE_MM * view.px_per_mm) | 1
     out = []
@@ -94,7 +94,7 @@ def _templates(profile: Looks, view: View) -> tuple[tuple[str, tuple[FloatImage,
 
 
 def token_match(
-    balanced: FloatImage, profile: Looks, cells: list[Cell], view: View = CANONICAL
+    balanced: FloatImage, profile: Looks, cells: list[Cell], view: FaceRaster = CANONICAL
 ) -> FloatArray:
     """Per cell (rows) and colour of ``profile.colours`` (columns): how well its warrior's middle
     matches somewhere near the cell's centre (normalised correlation, -1..1; -1 for a colour whose
