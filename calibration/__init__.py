@@ -2,6 +2,6 @@
 
 :mod:`calibration.profile` is the profile format (``FORMAT.md``) and the
 reference kit's profile; :mod:`calibration.setup` learns a profile from a
-setup photo; :mod:`calibration.colours` names colours; :mod:`calibration.commands`
+setup photo; :mod:`calibration.commands`
 is ``armadora calibrate``.
 """

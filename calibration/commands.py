@@ -37,15 +37,15 @@ def register(subparsers: Any) -> None:
 
 
 def _fail(code: int, message: str, as_json: bool, error_code: str) -> int:
-    from vision.commands import fail
+    from calibration.scan_commands import fail
 
     return fail("calibrate", code, message, as_json, error_code)
 
 
 def _run(args: argparse.Namespace) -> int:
     from calibration.profile import ProfileError, save_profile
+    from calibration.scan_commands import players_option, read_photo_file
     from calibration.setup import SetupError, calibrate
-    from vision.commands import players_option, read_photo_file
     from vision.load import PhotoError
 
     players = players_option(args.players)

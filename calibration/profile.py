@@ -1,4 +1,4 @@
-"""A profile: how one copy of the game looks, as the scanner needs to know it.
+"""A profile: one copy's looks (:class:`vision.looks.Looks`, what the scanner reads with) on disk.
 
 The board's printed face (an image of the whole 400x265 mm face, the right way
 up), the sRGB colour of each player's warrior backs, of the gold tokens and of
@@ -9,11 +9,14 @@ On disk a profile is one JSON document with its images inside as base64
 JPEG, so that one file carries everything (``calibration/FORMAT.md``
 documents it). Version 2 adds what a setup photo teaches beyond the face and
 colours: each colour's warrior as seen from above (``tokens``) and the cells
-whose art the setup's tokens hid (``hidden_cells``). Version 1 files still load.
+whose art the setup's tokens hid (``hidden_cells``). Version 1 files still load. A profile
+also says how its face was made (``kind``: ``reference``, ``learnt`` or
+``improvised``); files written before it was said get it from what they hold,
+as the readers did then.
 
 >>> profile = default_profile()
->>> profile.name, sorted(profile.colours)
-('reference', ['blue', 'green', 'orange', 'purple'])
+>>> profile.name, profile.kind.value, sorted(profile.colours)
+('reference', 'reference', ['blue', 'green', 'orange', 'purple'])
 >>> profile.face.shape
 (1325, 2000, 3)
 >>> profile.colours["orange"]
@@ -35,23 +38,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind, Looks, reference_looks
+
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 #: A profile file is kept under this size (the images' quality is lowered to fit).
 MAX_BYTES = 2_000_000
-REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
-
-RGB = tuple[int, int, int]
-
-#: The reference kit's colours, sRGB, from the board specification.
-REFERENCE_COLOURS: dict[str, RGB] = {
-    "orange": (0xE0, 0x7B, 0x24),
-    "green": (0x3E, 0x8E, 0x41),
-    "blue": (0x2F, 0x6D, 0xB5),
-    "purple": (0x7B, 0x4A, 0xA0),
-}
-REFERENCE_GOLD: RGB = (0xD4, 0xA6, 0x2A)
-REFERENCE_WOOD: RGB = (0xB5, 0x83, 0x5A)
 
 
 class ProfileError(ValueError):
@@ -59,30 +51,11 @@ class ProfileError(ValueError):
 
 
 @dataclass(frozen=True, eq=False)
-class Profile:
-    """One copy's look: its board face (BGR, upright) and its token colours (sRGB)."""
+class Profile(Looks):
+    """One copy's looks as its profile file holds them, with the file's keys this program does not
+    know (``extra``), kept so that writing a profile again loses nothing."""
 
-    name: str
-    face: npt.NDArray[np.uint8]
-    colours: dict[str, RGB]
-    gold: RGB = REFERENCE_GOLD
-    wood: RGB = REFERENCE_WOOD
-    #: Each colour's warrior back, upright, as BGR images of the whole token (setup photos teach them).
-    tokens: dict[str, npt.NDArray[np.uint8]] = field(default_factory=dict)
-    #: Cells whose art the face does not show (a token hid it in the setup photo), by name ("a5").
-    hidden_cells: tuple[str, ...] = ()
-    #: False where ``wood`` is a guess (a setup photo shows no palisade): the scanner reads it off
-    #: each photo instead.
-    wood_seen: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def kind(self) -> str:
-        """How the face was made, which the readers weigh their signs by: ``"printed"`` (the art
-        itself), ``"learnt"`` (a setup photo) or ``"improvised"`` (the photo being read)."""
-        if self.extra.get("improvised"):
-            return "improvised"
-        return "learnt" if self.hidden_cells else "printed"
 
     def to_json(self, quality: int = 90) -> dict[str, Any]:
         document = {
@@ -92,6 +65,7 @@ class Profile:
             "colours": {name: _hex(rgb) for name, rgb in self.colours.items()},
             "gold": _hex(self.gold),
             "wood": _hex(self.wood),
+            "kind": self.kind.value,
         }
         if self.tokens:
             document["tokens"] = {name: _jpeg(image, quality) for name, image in self.tokens.items()}
@@ -124,6 +98,9 @@ class Profile:
         wood_seen = document.get("wood_seen", True)
         if not isinstance(wood_seen, bool):
             raise ProfileError("wood_seen: expected true or false")
+        kind = document.get("kind", _kind_before_it_was_said(document).value)
+        if kind not in {k.value for k in Kind}:
+            raise ProfileError(f"kind: expected one of {', '.join(k.value for k in Kind)}, got {kind!r}")
         known = {
             "version",
             "name",
@@ -134,6 +111,7 @@ class Profile:
             "tokens",
             "hidden_cells",
             "wood_seen",
+            "kind",
         }
         return cls(
             name=str(document.get("name", "unnamed")),
@@ -144,8 +122,17 @@ class Profile:
             tokens={str(name): _image(value, f"tokens.{name}") for name, value in tokens.items()},
             hidden_cells=tuple(hidden),
             wood_seen=wood_seen,
+            kind=Kind(kind),
             extra={key: value for key, value in document.items() if key not in known},
         )
+
+
+def _kind_before_it_was_said(document: dict[str, Any]) -> Kind:
+    """The kind of a file written before profiles said it: the readers then took a face with cells
+    it never saw for a setup photo's, and one marked ``improvised`` for the photo's own."""
+    if document.get("improvised"):
+        return Kind.IMPROVISED
+    return Kind.LEARNT if document.get("hidden_cells") else Kind.REFERENCE
 
 
 def _jpeg(image: npt.NDArray[np.uint8], quality: int) -> str:
@@ -182,11 +169,9 @@ def _rgb(text: Any, where: str) -> RGB:
 
 @cache
 def default_profile() -> Profile:
-    """The reference kit of the board specification."""
-    face = cast(npt.NDArray[np.uint8] | None, cv2.imread(str(REFERENCE_DIR / "board.jpg"), cv2.IMREAD_COLOR))
-    if face is None:
-        raise ProfileError(f"the reference board art is missing from {REFERENCE_DIR}")
-    return Profile(name="reference", face=face, colours=dict(REFERENCE_COLOURS))
+    """The reference kit of the board specification (:func:`vision.looks.reference_looks`) as a profile."""
+    looks = reference_looks()
+    return Profile(name=looks.name, face=looks.face, colours=dict(looks.colours), kind=looks.kind)
 
 
 def save_profile(profile: Profile, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> int:

@@ -4,11 +4,11 @@ The setup (board-spec.md, Calibration) is the board with its 8 gold tokens on
 the gold cells, no palisade, and one face-down warrior of each colour in play
 on the corner cells a5, h5, a1, h1 (``[0,0]``, ``[0,7]``, ``[4,0]``,
 ``[4,7]``), in turn order. The board is found without knowing its art, by its
-gold and its printed grid (:mod:`vision.grid`); the photo seen from above then
+gold and its printed grid (:mod:`vision.locate.grid`); the photo seen from above then
 becomes the profile's face, with what the tokens hid filled in from around
 them; the corner warriors give the players' colours, and the gold tokens the
 gold's. Everything is measured in the setup photo's own light, which is the
-light the scanner brings every later photo into (:mod:`vision.rectify`).
+light the scanner brings every later photo into (:mod:`vision.read.rectify`).
 
 A setup photo that cannot teach a whole copy raises :class:`SetupError`,
 saying what is missing.
@@ -24,14 +24,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.colours import colour_name, lab_of, unique_names
-from calibration.profile import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Profile
+from calibration.profile import Profile
 from engine.board import CELLS, GOLD_CELLS, Cell
-from vision.cells import cell_pixels
 from vision.colour import rgb_to_bgr_float
+from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import cell_centre_mm
-from vision.grid import GridFit, light_colour, locate_by_grid
-from vision.learn import (
+from vision.learn.pieces import (
     FACE_VIEW,
     READ_VIEW,
     bgr_to_rgb,
@@ -45,6 +43,9 @@ from vision.learn import (
     top_down,
 )
 from vision.load import load_photo
+from vision.locate.grid import GridFit, light_colour, locate_by_grid
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind
+from vision.read.cells import cell_pixels
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -57,8 +58,8 @@ CORNERS: tuple[Cell, ...] = (Cell(0, 0), Cell(0, 7), Cell(4, 0), Cell(4, 7))
 #: A gold cell without its token shows less than this share of gold in its disc (glare can wash
 #: most of a token out).
 GOLD_MIN_SHARE = 0.08
-#: A gold token on a cell where no gold belongs: a blob this round (:func:`vision.grid.gold_candidates`)
-#: within this distance of the cell's centre.
+#: A gold token on a cell where no gold belongs: a blob this round
+#: (:func:`vision.locate.grid.gold_candidates`) within this distance of the cell's centre.
 TOKEN_ROUNDNESS = 0.88
 TOKEN_OFF_CENTRE_MM = 10.0
 #: A corner holds a warrior when this share of its disc is of colours rare on the empty cells...
@@ -183,6 +184,7 @@ def calibrate_image(
         tokens=tokens,
         hidden_cells=tuple(cell.name for cell in (*GOLD_CELLS, *CORNERS[: len(colours)])),
         wood_seen=False,
+        kind=Kind.LEARNT,
         extra={
             "learnt": {
                 "gold_tokens_found": fit.gold_hits,

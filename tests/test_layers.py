@@ -15,13 +15,10 @@ PROJECT = {"engine", "vision", "calibration", "webui"}
 # What each package may import of the project; the engine also stays free of OpenCV and Flask.
 ALLOWED = {
     "engine": set(),
-    "vision": {"engine", "calibration"},
+    "vision": {"engine"},
     "calibration": {"engine", "vision"},
     "webui": {"engine", "vision", "calibration"},
 }
-# The scanner reads profiles and names colours; learning a profile from a setup photo uses the
-# scanner. So the calibration modules the scanner imports on load must not import it back.
-VISION_READS_OF_CALIBRATION = {"calibration.profile", "calibration.colours"}
 FORBIDDEN_THIRD_PARTY = {"engine": {"cv2", "flask", "numpy", "PIL"}}
 # The one exception: the search kernel is compiled by numba, which works on numpy arrays. Only
 # engine/kernel.py may import them, inside the function that compiles the kernel, so that
@@ -69,17 +66,6 @@ def test_package_imports_only_what_lies_below_it(package: str) -> None:
         banned = roots & FORBIDDEN_THIRD_PARTY.get(package, set()) - lazy
         assert not banned, f"{path.relative_to(ROOT)} imports {sorted(banned)}"
         assert not top_level_roots(path) & lazy, f"{path.relative_to(ROOT)} imports {sorted(lazy)} on import"
-
-
-def test_vision_and_calibration_do_not_import_each_other_in_a_circle() -> None:
-    for path in sorted((ROOT / "vision").rglob("*.py")):
-        wrong = {
-            m for m in imported(path, top_level_only=True) if m.split(".")[0] == "calibration"
-        } - VISION_READS_OF_CALIBRATION
-        assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}"
-    for module in VISION_READS_OF_CALIBRATION:
-        path = ROOT / (module.replace(".", "/") + ".py")
-        assert "vision" not in imported_roots(path), f"{module} imports vision"
 
 
 @pytest.mark.parametrize(

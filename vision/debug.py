@@ -15,7 +15,7 @@ from engine.board import CELLS, COLS, ROWS, SLOTS
 from engine.drawing import colour_letters
 from vision.geometry import GRID_H_MM, GRID_W_MM, MARGIN_MM, PITCH_MM, board_corners_mm, cell_centre_mm
 from vision.geometry import slot_segment_mm as segment
-from vision.locate import project
+from vision.locate.features import project
 from vision.scan import Scan
 
 Image = npt.NDArray[np.uint8]

@@ -84,10 +84,10 @@ def keeps_handedness(homographies: npt.ArrayLike, at: tuple[float, float]) -> np
 
 
 @dataclass(frozen=True)
-class View:
+class FaceRaster:
     """A top-down raster of the board's face: ``px_per_mm`` pixels a millimetre.
 
-    >>> View(2.0).size, View(2.0).to_px(20.0, 20.0)
+    >>> FaceRaster(2.0).size, FaceRaster(2.0).to_px(20.0, 20.0)
     ((800, 530), (40.0, 40.0))
     """
 
@@ -119,4 +119,4 @@ class View:
 
 
 #: 2 pixels a millimetre (90 a cell, 10 across a palisade): what the cell and slot readers work on.
-CANONICAL = View(2.0)
+CANONICAL = FaceRaster(2.0)

@@ -1,10 +1,10 @@
 """The scanner's pipeline: photo bytes in, position with confidences out, each stage timed.
 
 Stages, each a function of arrays: load (:mod:`vision.load`), locate
-(:mod:`vision.locate`), register to the millimetre (:mod:`vision.register`),
-rectify and balance the light (:mod:`vision.rectify`), read cells
-(:mod:`vision.cells`), read slots (:mod:`vision.slots`), read the gold
-numerals (:mod:`vision.numerals`), assemble (:mod:`vision.assemble`).
+(:mod:`vision.locate.features`), register to the millimetre (:mod:`vision.locate.register`),
+rectify and balance the light (:mod:`vision.read.rectify`), read cells
+(:mod:`vision.read.cells`), read slots (:mod:`vision.read.slots`), read the gold
+numerals (:mod:`vision.read.numerals`), assemble (:mod:`vision.read.assemble`).
 """
 
 from __future__ import annotations
@@ -19,34 +19,42 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-import vision.slots as slots_module
-import vision.tokens as tokens_module
-from calibration.profile import REFERENCE_GOLD, Profile, default_profile
+import vision.read.slots as slots_module
+import vision.read.tokens as tokens_module
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
-from vision.assemble import Assembled, assemble
-from vision.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
 from vision.colour import rgb_to_bgr_float, shaded_distance
-from vision.geometry import CANONICAL, PITCH_MM, View, cell_origin_mm
-from vision.glare import clipped_mask, clipped_shares
-from vision.grid import GridFit, locate_by_grid
-from vision.improvise import improvise
-from vision.learn import warrior_looks
+from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm
+from vision.learn.improvise import improvise
+from vision.learn.pieces import warrior_looks
 from vision.load import Photo, load_photo
-from vision.locate import SEARCH_ATTEMPTS, Camera, Located, NoBoardError, camera_from_homography, locate
-from vision.numerals import assign_gold_values, numeral_probabilities
-from vision.rectify import balance, face_view, rectify, to_float
-from vision.register import register
-from vision.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
+from vision.locate.features import (
+    SEARCH_ATTEMPTS,
+    Camera,
+    FoundBy,
+    Located,
+    NoBoardError,
+    camera_from_homography,
+    locate,
+)
+from vision.locate.grid import GridFit, locate_by_grid
+from vision.locate.register import register
+from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
+from vision.read.assemble import Assembled, assemble
+from vision.read.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
+from vision.read.glare import clipped_mask, clipped_shares
+from vision.read.numerals import assign_gold_values, numeral_probabilities
+from vision.read.rectify import balance, face_view, rectify, to_float
+from vision.read.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
+from vision.read.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 from vision.texture import fine_detail
-from vision.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 T = TypeVar("T")
 
-#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.register`), and
+#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.locate.register`), and
 #: the slower ways of finding the board are tried too; on the tuning photos a board found right
 #: had at least 59.
 CONFIDENT_PATCHES = 45
@@ -66,7 +74,7 @@ GOLD_FULL_SHARE = 0.4
 #: much the colour votes count beside it (chosen on the tuning copies).
 TOKEN_MATCH_WEIGHT = 20.0
 VOTE_POWER = 0.5
-#: How sharply a larger share of pixels near a colour (:attr:`vision.cells.CellSigns.near`) makes
+#: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`) makes
 #: it the likelier (chosen on the tuning copies).
 NEAR_WEIGHT = 5.0
 #: Margin around a gold cell in the crop handed to the numeral reader.
@@ -98,7 +106,7 @@ class Scan:
             # Found by the art's features (out of about 150 inliers), or by the grid's crossings.
             "board": round(
                 min(1.0, self.located.inliers / 150)
-                if self.located.attempt < len(SEARCH_ATTEMPTS)
+                if self.located.found_by is FoundBy.FEATURES
                 else self.located.inliers / max(self.located.matches, 1),
                 3,
             ),
@@ -137,13 +145,13 @@ class _Timer:
 def scan(
     data: bytes,
     *,
-    profile: Profile | None = None,
+    profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
 ) -> Scan:
     """Read a photo file's bytes.
 
-    Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.NoBoardError`.
+    Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.features.NoBoardError`.
     """
     timer = _Timer()
     photo: Photo = timer.run("load", load_photo, data)
@@ -163,18 +171,18 @@ class BoardView:
     #: :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, for the readers' texture signs.
     details: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
     #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
-    #: could only guess it (:func:`vision.slots.estimate_wood`).
+    #: could only guess it (:func:`vision.read.slots.estimate_wood`).
     wood: npt.NDArray[np.float32]
-    #: Where the photo clipped under a lamp's reflection (:func:`vision.glare.clipped_mask`): nothing
-    #: there can be read.
+    #: Where the photo clipped under a lamp's reflection (:func:`vision.read.glare.clipped_mask`):
+    #: nothing there can be read.
     clipped: npt.NDArray[np.bool_] | None = None
-    #: How many patches of the art agreed on the board's place (:mod:`vision.register`), or None
+    #: How many patches of the art agreed on the board's place (:mod:`vision.locate.register`), or None
     #: where the board was found by its gold and grid instead.
     agreeing: int | None = None
 
 
 def board_view(
-    image: Image, profile: Profile, timer: _Timer | None = None, found: Located | None = None
+    image: Image, profile: Looks, timer: _Timer | None = None, found: Located | None = None
 ) -> BoardView:
     """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
     balance its light."""
@@ -201,7 +209,7 @@ def board_view(
 
 
 def _seen(
-    image: Image, profile: Profile, located: Located, face: npt.NDArray[np.float32], timer: _Timer
+    image: Image, profile: Looks, located: Located, face: npt.NDArray[np.float32], timer: _Timer
 ) -> BoardView:
     """The board view once the board's place in the photo is settled."""
     height, width = image.shape[:2]
@@ -220,20 +228,20 @@ def _seen(
     )  # fmt: skip
 
 
-def token_colours(profile: Profile) -> dict[str, npt.NDArray[np.float32]]:
+def token_colours(profile: Looks) -> dict[str, npt.NDArray[np.float32]]:
     """``"gold"`` then each player's colour, as the float BGR the readers compare with."""
     return {"gold": rgb_to_bgr_float(profile.gold)} | {
         name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()
     }
 
 
-def warrior_colours(profile: Profile) -> tuple[npt.NDArray[np.float32], ...]:
+def warrior_colours(profile: Looks) -> tuple[npt.NDArray[np.float32], ...]:
     """Each player's colour: what may cover a grid line besides a palisade (a gold coin never reaches one)."""
     return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
-def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
-    """The slot reader's signs (:func:`vision.slots.slot_features`) on a board seen with ``profile``."""
+def view_slot_features(view: BoardView, profile: Looks) -> FloatArray:
+    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``."""
     return slot_features(
         view.balanced,
         view.face,
@@ -246,8 +254,8 @@ def view_slot_features(view: BoardView, profile: Profile) -> FloatArray:
     )
 
 
-def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]) -> CellSigns:
-    """The cell reader's signs (:func:`vision.cells.cell_signs`), leaving out what ``palisades`` hide."""
+def view_cell_signs(view: BoardView, profile: Looks, palisades: Iterable[Slot]) -> CellSigns:
+    """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide."""
     return cell_signs(
         view.balanced,
         view.face,
@@ -264,7 +272,7 @@ def view_cell_signs(view: BoardView, profile: Profile, palisades: Iterable[Slot]
 def scan_image(
     image: Image,
     *,
-    profile: Profile | None = None,
+    profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
     timer: _Timer | None = None,
@@ -292,15 +300,15 @@ def scan_image(
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms)
 
 
-def hidden_cells(profile: Profile) -> list[Cell]:
+def hidden_cells(profile: Looks) -> list[Cell]:
     """The cells off gold whose art the profile's face does not show."""
     hidden = set(profile.hidden_cells)
     return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
 
 
-def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
+def judge_cells(view: BoardView, profile: Looks, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
     """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
-    profile's warrior pictures add (:mod:`vision.tokens`).
+    profile's warrior pictures add (:mod:`vision.read.tokens`).
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
     warriors match; and wherever a warrior may be, how well each colour's warrior matches weighs
@@ -342,14 +350,14 @@ def judge_cells(view: BoardView, profile: Profile, signs: CellSigns) -> tuple[Fl
 
 
 def picture_signs(
-    view: BoardView, profile: Profile, signs: CellSigns, numbers: list[int], occupied: FloatArray
+    view: BoardView, profile: Looks, signs: CellSigns, numbers: list[int], occupied: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
-    (:func:`vision.tokens.token_match`), and the hidden cells' signs
-    (:func:`vision.tokens.hidden_signs`), the matches weighed against how the pictures match this
+    (:func:`vision.read.tokens.token_match`), and the hidden cells' signs
+    (:func:`vision.read.tokens.hidden_signs`), the matches weighed against how the pictures match this
     photo's bare art and warriors where the face says surely which (``occupied``, its
-    :func:`vision.cells.occupied_probability` off the gold and hidden cells;
-    :func:`vision.tokens.match_levels`).
+    :func:`vision.read.cells.occupied_probability` off the gold and hidden cells;
+    :func:`vision.read.tokens.match_levels`).
     """
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
@@ -366,16 +374,16 @@ def picture_signs(
 
 
 #: The slot reader's and the hidden cells' weights, by how the profile's face was made
-#: (:attr:`calibration.profile.Profile.kind`).
+#: (:attr:`vision.looks.Looks.kind`).
 SLOT_WEIGHTS = {
-    "printed": slots_module.WEIGHTS,
-    "learnt": slots_module.LEARNT_WEIGHTS,
-    "improvised": slots_module.IMPROVISED_WEIGHTS,
+    Kind.REFERENCE: slots_module.WEIGHTS,
+    Kind.LEARNT: slots_module.LEARNT_WEIGHTS,
+    Kind.IMPROVISED: slots_module.IMPROVISED_WEIGHTS,
 }
 HIDDEN_WEIGHTS = {
-    "printed": tokens_module.LEARNT_WEIGHTS,
-    "learnt": tokens_module.LEARNT_WEIGHTS,
-    "improvised": tokens_module.IMPROVISED_WEIGHTS,
+    Kind.REFERENCE: tokens_module.LEARNT_WEIGHTS,
+    Kind.LEARNT: tokens_module.LEARNT_WEIGHTS,
+    Kind.IMPROVISED: tokens_module.IMPROVISED_WEIGHTS,
 }
 
 #: What a reading of a copy without its profile says first.
@@ -386,16 +394,14 @@ UNKNOWN_COPY = Problem(
 )
 
 
-def _view_of_some_copy(
-    image: Image, profile: Profile | None, timer: _Timer
-) -> tuple[BoardView, Profile, bool]:
+def _view_of_some_copy(image: Image, profile: Looks | None, timer: _Timer) -> tuple[BoardView, Looks, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
     A board whose art the profile's features do not find is looked for by its gold and grid. With
     no profile given, the reference kit's is tried first; a board whose art it does not find, or
     whose art does not register on the reference kit's (another copy sharing its frame), is then
     looked for by its gold and grid, and read with a profile improvised from the photo
-    (:mod:`vision.improvise`).
+    (:mod:`vision.learn.improvise`).
     """
     if profile is not None:
         try:
@@ -408,7 +414,7 @@ def _view_of_some_copy(
                 raise refusal from None
             return board_view(image, profile, timer, grid_located(fit)), profile, False
     try:
-        view = board_view(image, default_profile(), timer)
+        view = board_view(image, reference_looks(), timer)
     except NoBoardError as refusal:
         seen = improvised_view(image, timer)
         if seen is None:
@@ -420,12 +426,12 @@ def _view_of_some_copy(
         seen = improvised_view(image, timer)
         if seen is not None:
             return (*seen, True)
-    return view, default_profile(), False
+    return view, reference_looks(), False
 
 
-def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Profile] | None:
+def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Looks] | None:
     """The board found by its gold and grid, seen with a profile improvised from the photo
-    (:func:`vision.improvise.improvise`), or None."""
+    (:func:`vision.learn.improvise.improvise`), or None."""
     timer = timer or _Timer()
     improvised = timer.run("locate", improvise, image)
     if improvised is None:
@@ -434,9 +440,9 @@ def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardVie
 
 
 def grid_located(fit: GridFit) -> Located:
-    """A board found by its gold and grid (:func:`vision.grid.locate_by_grid`), as the locate stage
-    reports one: its crossings agreeing out of those looked for, after every attempt by the art."""
-    return Located(fit.homography, fit.crossings, fit.looked_for, attempt=len(SEARCH_ATTEMPTS))
+    """A board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid`), as the locate stage
+    reports one: its crossings agreeing out of those looked for."""
+    return Located(fit.homography, fit.crossings, fit.looked_for, found_by=fit.found_by)
 
 
 def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:
@@ -447,7 +453,7 @@ def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, 
     quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
     native = np.sqrt(cv2.contourArea(quad.astype(np.float32))) / PITCH_MM
     px_per_mm = float(min(MAX_GOLD_PX_PER_MM, max(1.5, native)))
-    view = View(px_per_mm)
+    view = FaceRaster(px_per_mm)
     size = round(side * px_per_mm)
     shift = np.array(
         [[1, 0, x0 - GOLD_CROP_MARGIN_MM], [0, 1, y0 - GOLD_CROP_MARGIN_MM], [0, 0, 1]], np.float64

@@ -8,10 +8,10 @@ from contextlib import suppress
 from importlib.metadata import PackageNotFoundError, version
 
 import calibration.commands
+import calibration.scan_commands
 import engine.commands
 import engine.search_commands
-import vision.commands
-import vision.synth.commands
+import vision.worlds.raster.commands
 import webui.commands
 
 
@@ -26,16 +26,16 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     engine.commands.register(subparsers)
     engine.search_commands.register(subparsers)
-    vision.commands.register(subparsers)
+    calibration.scan_commands.register(subparsers)
     calibration.commands.register(subparsers)
-    vision.synth.commands.register(subparsers)
+    vision.worlds.raster.commands.register(subparsers)
     webui.commands.register(subparsers)
     bench = subparsers.add_parser(
         "bench", help="measure accuracy and speed", description="measure accuracy and speed"
     )
     bench_subparsers = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
     engine.search_commands.register_bench(bench_subparsers)
-    vision.commands.register_bench(bench_subparsers)
+    calibration.scan_commands.register_bench(bench_subparsers)
     webui.commands.register_bench(bench_subparsers)
     return parser
 

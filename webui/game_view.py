@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from calibration.profile import REFERENCE_COLOURS
 from engine.board import Cell
 from engine.check import CheckReport, check
 from engine.commands import score_document
 from engine.position import Position
 from engine.scoring import Score, ScoringError, score
+from vision.looks import REFERENCE_COLOURS
 from webui import store
 from webui.photos import load_profile_text
 from webui.visibility import missing_values, revealed, unused_values, visible_position

@@ -18,7 +18,6 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 import calibration.setup
-from calibration.profile import REFERENCE_COLOURS
 from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
@@ -26,6 +25,7 @@ from engine.position import Position
 from engine.search import suggest
 from engine.view import View, ViewError
 from vision.load import PhotoError
+from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
 from webui.corrections import tap
 from webui.game_view import Table, colours, table

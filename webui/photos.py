@@ -20,7 +20,7 @@ from flask import current_app, request
 from calibration.profile import Profile, ProfileError
 from vision.debug import debug_image
 from vision.load import PhotoError
-from vision.locate import NoBoardError
+from vision.locate.features import NoBoardError
 from vision.scan import Scan, scan
 
 #: The largest request accepted: a phone photo as the camera writes it, with room to spare.

@@ -1,6 +1,6 @@
 """Calibration: a setup photo of a copy the scanner has never seen becomes a profile that reads it.
 
-Photos are rendered from the tuning copies only (:data:`vision.synth.copies.TUNING_COPIES`).
+Photos are rendered from the tuning copies only (:data:`vision.worlds.raster.copies.TUNING_COPIES`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import vision.scan
-from calibration.colours import colour_name, unique_names
 from calibration.profile import (
     REFERENCE_GOLD,
     Profile,
@@ -25,9 +24,15 @@ from calibration.profile import (
 )
 from calibration.setup import CORNERS, Calibration, SetupError, calibrate
 from engine.board import SLOTS, Cell
-from vision.bench import photos_with_truth, warrior_data
+from vision.bench.accuracy import photos_with_truth
+from vision.bench.metrics import compare
+from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
-from vision.grid import (
+from vision.learn.improvise import _bare_lines, _recurring_groups
+from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
+from vision.load import load_photo
+from vision.locate.features import FoundBy, Located, NoBoardError
+from vision.locate.grid import (
     GOLD_ALIKE,
     MIN_CROSSINGS,
     gold_candidates,
@@ -36,17 +41,7 @@ from vision.grid import (
     locate_by_grid,
     refine_on_grid,
 )
-from vision.improvise import _bare_lines, _recurring_groups
-from vision.learn import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
-from vision.load import load_photo
-from vision.locate import SEARCH_ATTEMPTS, Located, NoBoardError
-from vision.metrics import compare
-from vision.scan import scan
-from vision.synth.copies import TUNING_COPIES
-from vision.synth.dataset import render_in_set
-from vision.synth.render import RenderedPhoto, render_photo
-from vision.synth.setup import render_setup
-from vision.tokens import (
+from vision.read.tokens import (
     IMPROVISED_WEIGHTS,
     LEARNT_WEIGHTS,
     hidden_occupied,
@@ -54,6 +49,12 @@ from vision.tokens import (
     match_levels,
     occupied_odds,
 )
+from vision.scan import scan
+from vision.train.fit import warrior_data
+from vision.worlds.raster.copies import TUNING_COPIES
+from vision.worlds.raster.dataset import render_in_set
+from vision.worlds.raster.render import RenderedPhoto, render_photo
+from vision.worlds.raster.setup import render_setup
 from webui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,7 +183,7 @@ def test_version_1_profiles_still_load(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
     path.write_text(json.dumps(document))
     profile = load_profile(path)
-    assert profile.kind == "printed" and profile.tokens == {} and profile.wood_seen
+    assert profile.kind == "reference" and profile.tokens == {} and profile.wood_seen
 
 
 @pytest.mark.parametrize(
@@ -353,7 +354,7 @@ def test_another_copy_whose_frame_the_reference_features_find_is_read_as_unknown
 def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims(monkeypatch: pytest.MonkeyPatch) -> None:
     # On ochre art the gold runs into the art and no blob of gold alone is round (where gold is
     # looked for only as loosely as the art's colour passes: the purer gold finds this one too).
-    monkeypatch.setattr("vision.grid.GOLD_ALIKES", (GOLD_ALIKE,))
+    monkeypatch.setattr("vision.locate.grid.GOLD_ALIKES", (GOLD_ALIKE,))
     ochre = next(copy for copy in TUNING_COPIES if copy.name == "autumn-moor")
     photo = render_photo(4_000_100, players=3, copy=ochre, size=SIZE, quality=92, tilt_deg=25.0)
     loaded = load_photo(photo.data)
@@ -437,7 +438,7 @@ def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid
 
     monkeypatch.setattr(vision.scan, "locate", no_features)
     result = scan(photo.data, profile=learnt().profile)
-    assert result.located.attempt == len(SEARCH_ATTEMPTS)
+    assert result.located.found_by is not FoundBy.FEATURES
     assert not any(w.code == "unknown_copy" for w in result.warnings)
     assert compare(result.position.to_json(), photo.truth).occupancy_right >= 39
     monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold: None)

@@ -17,9 +17,9 @@ import pytest
 
 from engine import GOLD_CELLS, GOLD_VALUES, Position, check
 from vision.geometry import GRID_LINE_MM, MARGIN_MM, PITCH_MM
-from vision.synth import render_photo
-from vision.synth.commands import register
-from vision.synth.copies import (
+from vision.worlds.raster import render_photo
+from vision.worlds.raster.commands import register
+from vision.worlds.raster.copies import (
     COLOUR_KEY,
     REFERENCE_COPY,
     TEST_COPIES,
@@ -30,9 +30,9 @@ from vision.synth.copies import (
     make_copy,
     reference_art,
 )
-from vision.synth.dataset import SET_SEEDS, SET_SIZE, SETUP_SEEDS, setup_seed, write_set
-from vision.synth.pieces import ALL_EMBLEMS, EMBLEMS, PLAYER_HEX, emblem_mask
-from vision.synth.setup import SETUP_CORNERS, render_setup
+from vision.worlds.raster.dataset import SET_SEEDS, SET_SIZE, SETUP_SEEDS, setup_seed, write_set
+from vision.worlds.raster.pieces import ALL_EMBLEMS, EMBLEMS, PLAYER_HEX, emblem_mask
+from vision.worlds.raster.setup import SETUP_CORNERS, render_setup
 
 SMALL = (400, 300)
 ALL_COPIES = (REFERENCE_COPY, *TUNING_COPIES, *TEST_COPIES)

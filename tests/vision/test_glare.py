@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
-from vision.assemble import assemble
-from vision.cells import EMPTY, CellReading
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
-from vision.glare import GlareParameters, clipped_mask, clipped_shares, doubt_under_glare
-from vision.slots import SlotReading
+from vision.read.assemble import assemble
+from vision.read.cells import EMPTY, CellReading
+from vision.read.glare import GlareParameters, clipped_mask, clipped_shares, doubt_under_glare
+from vision.read.slots import SlotReading
 
 
 def face(level: int = 120) -> np.ndarray:

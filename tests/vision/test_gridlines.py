@@ -1,4 +1,4 @@
-"""The printed grid found by its lines alone (:mod:`vision.gridlines`)."""
+"""The printed grid found by its lines alone (:mod:`vision.locate.gridlines`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from engine.board import COLS, ROWS
 from vision.geometry import MARGIN_MM, PITCH_MM, board_corners_mm
-from vision.gridlines import crossings, even_run, lattice_homographies, line_segments, vanishing_point
-from vision.lattice import lattice_move
+from vision.locate.gridlines import crossings, even_run, lattice_homographies, line_segments, vanishing_point
+from vision.locate.lattice import lattice_move
 
 FloatArray = npt.NDArray[np.float64]
 

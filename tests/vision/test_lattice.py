@@ -14,7 +14,8 @@ import pytest
 
 from calibration.profile import REFERENCE_GOLD
 from vision.geometry import board_corners_mm
-from vision.grid import (
+from vision.load import Photo, load_photo
+from vision.locate.grid import (
     BASES,
     CONFIRMING_CROSSINGS,
     GOLD_ALIKE,
@@ -35,9 +36,8 @@ from vision.grid import (
     locate_by_grid,
     outline_quads,
 )
-from vision.lattice import lattice_move, lines_beyond, settle
-from vision.load import Photo, load_photo
-from vision.synth.dataset import render_in_set
+from vision.locate.lattice import lattice_move, lines_beyond, settle
+from vision.worlds.raster.dataset import render_in_set
 
 GOLD_BGR = np.array(REFERENCE_GOLD[::-1], float)
 INSIDE_MM = np.array([[x, y] for x in np.linspace(20, 380, 9) for y in np.linspace(20, 245, 6)])
@@ -97,7 +97,7 @@ def _reduced(
 @pytest.fixture
 def no_circles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Gold tokens found as round blobs only."""
-    monkeypatch.setattr("vision.grid.circle_candidates", lambda seen: (np.zeros((0, 2)), np.zeros(0)))
+    monkeypatch.setattr("vision.locate.grid.circle_candidates", lambda seen: (np.zeros((0, 2)), np.zeros(0)))
 
 
 def test_a_move_shifts_and_turns_the_board() -> None:
@@ -170,7 +170,7 @@ def test_a_board_whose_tokens_are_crowded_out_by_rounder_gold_blobs_is_found(
                 cv2.circle(image, (x, y), radius, REFERENCE_GOLD[::-1], -1, cv2.LINE_AA)
                 placed += 1
     assert placed == MAX_CANDIDATES
-    monkeypatch.setattr("vision.grid.outline_homographies", lambda seen: [])
+    monkeypatch.setattr("vision.locate.grid.outline_homographies", lambda seen: [])
     assert _nearest_layout_mm(gold_candidates(gold_map(image, GOLD_BGR))[0], truth) > 20.0
     assert _found_error_mm(image, truth) < 2.0
 
@@ -213,7 +213,7 @@ def test_a_board_whose_ochre_art_looks_all_gold_is_found_by_its_purer_gold(
     # merge with the art into shapeless blobs; only the tokens' purer gold makes round ones.
     photo, truth = tuning_photo(644)
     with monkeypatch.context() as loose:
-        loose.setattr("vision.grid.GOLD_ALIKES", (GOLD_ALIKE,))
+        loose.setattr("vision.locate.grid.GOLD_ALIKES", (GOLD_ALIKE,))
         assert _nearest_layout_mm(gold_candidates(gold_map(photo.image, GOLD_BGR))[0], truth) > 20.0
     assert _nearest_layout_mm(gold_candidates(gold_map(photo.image, GOLD_BGR))[0], truth) < 20.0
     assert _found_error_mm(photo.image, truth) < 2.0
@@ -225,10 +225,10 @@ def test_a_board_whose_gold_and_outline_fail_is_found_by_its_grid_lines(
     photo, truth = tuning_photo(4)
     nothing = (np.zeros((0, 2)), np.zeros(0))
     for finder in ("gold_candidates", "circle_candidates"):
-        monkeypatch.setattr(f"vision.grid.{finder}", lambda seen, keep=0: nothing)
-    monkeypatch.setattr("vision.grid.outline_homographies", lambda seen: [])
+        monkeypatch.setattr(f"vision.locate.grid.{finder}", lambda seen, keep=0: nothing)
+    monkeypatch.setattr("vision.locate.grid.outline_homographies", lambda seen: [])
     assert _found_error_mm(photo.image, truth) < 2.0
-    monkeypatch.setattr("vision.grid.lattice_homographies", lambda small, scale: [])
+    monkeypatch.setattr("vision.locate.grid.lattice_homographies", lambda small, scale: [])
     assert locate_by_grid(photo.image, GOLD_BGR) is None
 
 
@@ -255,7 +255,7 @@ def test_a_tiled_floor_the_colour_of_gold_is_no_board(monkeypatch: pytest.Monkey
     assert locate_by_grid(image, GOLD_BGR) is None
     # Its tiles lock a grid fit and show gold everywhere: only the lines going on past the grid's
     # edge tell it from a board, whose lines end there.
-    monkeypatch.setattr("vision.grid.MAX_LINES_BEYOND", np.inf)
+    monkeypatch.setattr("vision.locate.grid.MAX_LINES_BEYOND", np.inf)
     tiles = locate_by_grid(image, GOLD_BGR)
     assert tiles is not None and tiles.crossings >= CONFIRMING_CROSSINGS
     _, grey, on_small = _reduced(image, tiles.homography)

@@ -18,15 +18,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.numerals import (
-    GOLD_VALUES,
-    VALUES,
-    Backgrounds,
-    assign_gold_values,
-    glyph_alpha_from_font,
-    numeral_probabilities,
-    render_token_crop,
-)
+from vision.read.numerals import GOLD_VALUES, VALUES, assign_gold_values, numeral_probabilities
+from vision.train.numerals import Backgrounds, glyph_alpha_from_font, render_token_crop
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 HELD_OUT_TTF = (

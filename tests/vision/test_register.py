@@ -9,13 +9,13 @@ import pytest
 import vision.scan
 from calibration.profile import default_profile
 from engine.board import CELLS, Cell, Slot
-from vision.cells import cell_coordinates
 from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm
-from vision.locate import Located, project
-from vision.rectify import face_view, rectify, to_float
-from vision.register import register
-from vision.slots import FEATURES as SLOT_FEATURES
-from vision.slots import slot_features
+from vision.locate.features import Located, project
+from vision.locate.register import register
+from vision.read.cells import cell_coordinates
+from vision.read.rectify import face_view, rectify, to_float
+from vision.read.slots import FEATURES as SLOT_FEATURES
+from vision.read.slots import slot_features
 from vision.texture import fine_detail, texture_match
 
 #: A tilted board about 3 px/mm across a 1600x1100 photo: board millimetres to photo pixels.

@@ -20,9 +20,9 @@ import pytest
 from PIL import Image
 
 from engine.position import Position
+from vision.bench.metrics import compare
 from vision.load import PhotoError
-from vision.locate import NoBoardError
-from vision.metrics import compare
+from vision.locate.features import NoBoardError
 from vision.scan import scan
 from webui.cli import main
 

@@ -16,14 +16,14 @@ import pytest
 
 from calibration.profile import Profile, ProfileError, default_profile, load_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
-from vision.assemble import assemble, choose_cells, choose_slots
-from vision.cells import EMPTY, GOLD, CellReading
+from vision.bench.metrics import compare, match_colours
 from vision.colour import rgb_to_bgr_float, shaded_distance
-from vision.geometry import CANONICAL, View, board_corners_mm, cell_centre_mm, slot_segment_mm
-from vision.locate import NoBoardError, camera_from_homography, locate, project
-from vision.metrics import compare, match_colours
-from vision.rectify import balance, face_view, rectify, to_float
-from vision.slots import (
+from vision.geometry import CANONICAL, FaceRaster, board_corners_mm, cell_centre_mm, slot_segment_mm
+from vision.locate.features import NoBoardError, camera_from_homography, locate, project
+from vision.read.assemble import assemble, choose_cells, choose_slots
+from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.rectify import balance, face_view, rectify, to_float
+from vision.read.slots import (
     PROFILE_BANDS,
     PROFILE_SIGNS,
     SlotReading,
@@ -64,7 +64,7 @@ def photo_of_face(
 
 
 def test_view_maps_cells_to_their_pixels() -> None:
-    view = View(2.0)
+    view = FaceRaster(2.0)
     x0, y0, x1, y1 = view.cell_box(Cell(4, 7))
     assert (x1, y1) == (760, 490)  # the grid's bottom-right corner: (20 + 360) * 2, (20 + 225) * 2
     assert x1 - x0 == y1 - y0 == 90

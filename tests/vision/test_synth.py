@@ -1,4 +1,5 @@
-"""The synthetic photo renderer (vision.synth): determinism, truthful positions and corners, files, sets.
+"""The synthetic photo renderer (vision.worlds.raster): determinism, truthful positions and corners,
+files, sets.
 
 Photos are rendered small (a few hundred pixels wide) to keep the file fast;
 the geometry does not depend on the size.
@@ -20,11 +21,11 @@ import pytest
 from PIL import Image, ImageOps
 
 from engine import Position, check
-from vision.synth import SAMPLE_SPECS, SET_SEEDS, render_photo, render_sample, set_seed, write_set
-from vision.synth.commands import register
-from vision.synth.dataset import SET_SIZE, mixture
-from vision.synth.positions import random_position
-from vision.synth.scene import board_art
+from vision.worlds.raster import SAMPLE_SPECS, SET_SEEDS, render_photo, render_sample, set_seed, write_set
+from vision.worlds.raster.commands import register
+from vision.worlds.raster.dataset import SET_SIZE, mixture
+from vision.worlds.raster.positions import random_position
+from vision.worlds.raster.scene import board_art
 
 SMALL = (640, 480)
 POSITION_KEYS = ("variant", "players", "gold", "warriors", "palisades")

@@ -222,8 +222,8 @@ def test_a_profile_without_a_chosen_colour_is_refused(client: FlaskClient) -> No
 
 
 def test_a_setup_photo_teaches_the_game_its_copy(client: FlaskClient) -> None:
-    from vision.synth.copies import TUNING_COPIES
-    from vision.synth.setup import render_setup
+    from vision.worlds.raster.copies import TUNING_COPIES
+    from vision.worlds.raster.setup import render_setup
 
     copy = TUNING_COPIES[0]
     setup = render_setup(3, copy, copy.keys[:2], size=(2400, 1800), quality=92, tilt_deg=10.0).data

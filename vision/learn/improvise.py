@@ -1,0 +1,302 @@
+"""A provisional profile of a copy the scanner has no profile of, made up from the game photo itself.
+
+Without a setup photo nothing says what this copy's empty cells look like or
+which colours its warriors are. But the photo shows warriors: squares of one
+print whose outline stands out from the art and whose flat back steps away from
+it on its sides (:func:`vision.learn.pieces.warrior_odds`). The surest of them are
+grouped by colour; so are cells of a colour none of them has whose emblems
+match one another's, for a player whose warriors all look unsure (a full
+board). Each group's picture stands in for that colour's warrior
+(:mod:`vision.read.tokens`), so that every cell is judged by how well a warrior of
+the board matches it, as a setup's hidden corners are, and by how much it looks
+like a warrior. The face is the photo itself, with the gold, the surest warriors and
+every palisade line's surroundings (as far as a palisade there would lean)
+filled in from around them and the grid line drawn back, so that the slot
+reader compares each line with a line bare of palisades. Groups are named
+after the nearest known colour (:mod:`vision.colour_names`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS, GOLD_CELLS, SLOTS
+from vision.colour import rgb_to_bgr_float
+from vision.colour_names import colour_name, lab_of, unique_names
+from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
+from vision.learn.pieces import (
+    FACE_VIEW,
+    READ_VIEW,
+    bgr_to_rgb,
+    dominant_colour,
+    fill_in,
+    fill_tokens,
+    find_token,
+    gold_colour,
+    token_image,
+    top_down,
+    warrior_odds,
+    warrior_signs,
+)
+from vision.locate.features import camera_from_homography
+from vision.locate.grid import GridFit, light_colour, locate_by_grid
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, Kind, Looks
+from vision.read.cells import cell_pixels
+from vision.read.slots import leans_mm
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+
+#: A cell whose warrior's looks give these log odds of a warrior (:func:`vision.learn.pieces.warrior_odds`)
+#: is taken as surely holding one: on the tuning copies' photos 1320-1559, none of 3,222 empty
+#: cells looked as sure, and 5 % of the warriors looked less sure.
+SURE_WARRIOR = float(np.log(0.98 / 0.02))
+#: Fewer such warriors than this, and the likeliest down to these odds count too (9 of the 3,222
+#: empty cells looked as likely, and 1.6 % of the warriors less).
+MIN_SURE_WARRIORS = 10
+LIKELY_WARRIOR = float(np.log(0.8 / 0.2))
+#: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
+SAME_PLAYER_DELTA_E = 14.0
+MAX_PLAYERS = 4
+#: Cells not taken as sure warriors, of a colour no sure warrior has, whose emblems match another's
+#: this well (normalised correlation, at any quarter turn) are warriors too: one player's outlines
+#: can all be unclear (a full board in soft light). On the tuning copies' photos 360-599 no two
+#: cells of art of one colour matched as well as 0.85.
+SAME_EMBLEM = 0.9
+#: Sure warriors grouped by colour of which no two emblems match this well are art that looked like
+#: warriors: on the tuning copies' photos 360-599, 11 such groups matched at 0.69 at most, and
+#: each of 555 players' groups at 0.72 at least.
+MIN_GROUP_EMBLEM = 0.65
+#: A warrior's back shows between this share of its side from its edge (its bevel) and this one
+#: (its emblem).
+BACK_OUTER = 0.06
+BACK_INNER = 0.17
+#: Around each interior grid line the face is filled in this far (mm) either side, then the line
+#: drawn back.
+LINE_FILL_MM = 4.5
+
+
+@dataclass(frozen=True, eq=False)
+class BoardFace:
+    """A board of an unknown copy seen from above (:data:`vision.learn.pieces.FACE_VIEW`): where it is in
+    the photo, its gold's colour and the light's (float BGR, 0..1)."""
+
+    fit: GridFit
+    face: Image
+    gold: FloatArray
+    white: FloatArray
+
+
+@dataclass(frozen=True, eq=False)
+class Improvised:
+    """A provisional profile, and where the board is in the photo it was made from."""
+
+    profile: Looks
+    fit: GridFit
+
+
+def board_face(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> BoardFace | None:
+    """The board in a game ``image`` of an unknown copy, found by its gold and grid
+    (:func:`vision.locate.grid.locate_by_grid`) and seen from above, or None when no board is found."""
+    gold_bgr = rgb_to_bgr_float(gold_rgb) * 255
+    fit = locate_by_grid(image, gold_bgr)
+    if fit is None:
+        return None
+    read = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
+    gold = gold_colour(cell_pixels(read, READ_VIEW), light_colour(read), gold_bgr)
+    return BoardFace(fit, top_down(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))
+
+
+def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> Improvised | None:
+    """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
+    board is found (:func:`board_face`)."""
+    seen = board_face(image, gold_rgb)
+    if seen is None:
+        return None
+    fit, face, gold, white = seen.fit, seen.face, seen.gold, seen.white
+    off_gold = [cell for cell in CELLS if cell not in GOLD_CELLS]
+    placed = {cell: find_token(face, cell, FACE_VIEW) for cell in off_gold}
+    looks = dict(
+        zip(
+            off_gold,
+            warrior_odds(np.array([warrior_signs(face, cell, placed[cell], FACE_VIEW) for cell in off_gold])),
+            strict=True,
+        )
+    )
+    # A dim or blurred photo draws few sharp warriors: then the likeliest of the likely ones count
+    # too, so that each player's colour is seen on a few warriors.
+    ranked = sorted(off_gold, key=lambda cell: -looks[cell])
+    sure = [
+        cell
+        for rank, cell in enumerate(ranked)
+        if looks[cell] >= SURE_WARRIOR or (rank < MIN_SURE_WARRIORS and looks[cell] >= LIKELY_WARRIOR)
+    ]
+    pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
+    # Four players at most: the largest groups are theirs, the rest taken for art that looked
+    # like a warrior.
+    groups = [
+        (colour, [pictures[i] for i in members])
+        for colour, members in sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))
+        if len(members) == 1 or _emblem_matches([pictures[i] for i in members])[0].max() >= MIN_GROUP_EMBLEM
+    ][:MAX_PLAYERS]
+    unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
+    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups])[: MAX_PLAYERS - len(groups)]
+    colours, tokens = {}, {}
+    names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
+    for name, (colour, members) in zip(names, groups, strict=True):
+        colours[name] = bgr_to_rgb(colour)
+        tokens[name] = np.median(np.stack(members), axis=0).astype(np.uint8)
+    # Two players at least: a board with one colour seen was still set up for two.
+    for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
+        colours[name] = bgr_to_rgb(white * 0.5)
+    camera = camera_from_homography(fit.homography, image.shape[1], image.shape[0])
+    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera))
+    profile = Looks(
+        name="unknown copy",
+        face=face,
+        colours=colours,
+        gold=bgr_to_rgb(gold),
+        wood=bgr_to_rgb(rgb_to_bgr_float(REFERENCE_WOOD) * white),
+        tokens=tokens,
+        hidden_cells=tuple(cell.name for cell in CELLS),
+        wood_seen=False,
+        kind=Kind.IMPROVISED,
+    )
+    return Improvised(profile, fit)
+
+
+def _group_by_colour(pictures: list[Image], white: FloatArray) -> list[tuple[FloatArray, list[int]]]:
+    """The warriors' pictures grouped by their back's colour: each group's colour and members."""
+    groups: list[tuple[FloatArray, list[int]]] = []
+    labs: list[FloatArray] = []
+    for i, picture in enumerate(pictures):
+        colour, _ = dominant_colour(_back(picture))
+        lab = lab_of(bgr_to_rgb(colour / white))
+        near = [k for k, other in enumerate(labs) if float(np.linalg.norm(other - lab)) < SAME_PLAYER_DELTA_E]
+        if near:
+            groups[near[0]][1].append(i)
+            continue
+        labs.append(lab)
+        groups.append((colour, [i]))
+    return groups
+
+
+def _recurring_groups(
+    pictures: list[Image], white: FloatArray, known: list[FloatArray]
+) -> list[tuple[FloatArray, list[Image]]]:
+    """Among cells not taken as sure warriors (``pictures``), groups of one colour that none of the
+    ``known`` groups' colours is near, keeping the members whose emblem another member's matches
+    (:data:`SAME_EMBLEM`): each group's colour and its members' pictures, turned alike, largest first.
+
+    Art seldom repeats one colour with one emblem on it from cell to cell; a player's warriors do.
+    """
+    known_labs = [lab_of(bgr_to_rgb(colour / white)) for colour in known]
+    found = []
+    for colour, members in _group_by_colour(pictures, white):
+        lab = lab_of(bgr_to_rgb(colour / white))
+        if len(members) < 2 or any(np.linalg.norm(lab - other) < SAME_PLAYER_DELTA_E for other in known_labs):
+            continue
+        matches, turns = _emblem_matches([pictures[i] for i in members])
+        kept = [k for k in range(len(members)) if matches[k].max() >= SAME_EMBLEM]
+        if len(kept) < 2:
+            continue
+        # Turn every member as it best matches the one most others match.
+        anchor = max(kept, key=lambda k: int((matches[k] >= SAME_EMBLEM).sum()))
+        found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
+    return sorted(found, key=lambda group: -len(group[1]))
+
+
+def _emblem_matches(pictures: list[Image]) -> tuple[FloatArray, npt.NDArray[np.int_]]:
+    """How well each picture's emblem matches each other's (:func:`_emblem_match`; -1 with itself),
+    and the quarter turns that match them."""
+    emblems = [_emblem(picture) for picture in pictures]
+    turns = np.zeros((len(pictures), len(pictures)), int)
+    matches = np.full((len(pictures), len(pictures)), -1.0)
+    for a, b in itertools.permutations(range(len(pictures)), 2):
+        turns[a, b], matches[a, b] = _emblem_match(emblems[a], emblems[b])
+    return matches, turns
+
+
+def _emblem(picture: Image) -> npt.NDArray[np.float32]:
+    """A warrior picture's middle in grey at half size, its bevel left out: what its emblem matches on."""
+    margin = round(picture.shape[0] * BACK_OUTER * 2)
+    grey = cv2.cvtColor(picture[margin:-margin, margin:-margin], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cast(npt.NDArray[np.float32], cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+
+
+def _emblem_match(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> tuple[int, float]:
+    """The quarter turns of ``a`` that best match ``b`` (allowing for a few pixels' shift, as a warrior
+    is placed only roughly), and how well (normalised correlation)."""
+    margin = a.shape[0] // 8
+    best = (0, -1.0)
+    for turn in range(4):
+        middle = np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin])
+        match = float(cv2.minMaxLoc(cv2.matchTemplate(b, middle, cv2.TM_CCOEFF_NORMED))[1])
+        if match > best[1]:
+            best = (turn, match)
+    return best
+
+
+def _back(picture: Image) -> npt.NDArray[np.float32]:
+    """The pixels of a warrior's picture between its edge and its emblem: only the back's colour."""
+    n = picture.shape[0]
+    inner, outer = round(n * BACK_INNER), round(n * BACK_OUTER)
+    ring = np.zeros(picture.shape[:2], bool)
+    ring[outer:-outer, outer:-outer] = True
+    ring[inner:-inner, inner:-inner] = False
+    return cast(npt.NDArray[np.float32], picture[ring].astype(np.float32) / 255)
+
+
+def _bare_lines(face: Image, leans: FloatArray) -> Image:
+    """The face with each interior grid line's surroundings filled in and the line drawn back, as
+    the line looks where no palisade stands (its colour taken from the grid's outer edge).
+
+    The surroundings reach as far as a palisade on the line leans across the face (``leans``, from
+    :func:`vision.read.slots.leans_mm`): filled in from nearer, a steep photo's face would take its
+    colours from the palisade's own top.
+    """
+    s = FACE_VIEW.px_per_mm
+    mask = np.zeros(face.shape[:2], np.uint8)
+    width = max(1, round(2 * LINE_FILL_MM * s))
+    for slot, lean in zip(SLOTS, leans, strict=True):
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        # Steps of a quarter of the lean, narrower than the band, leave no gap between them.
+        for shift in np.linspace(0.0, 1.0, 5):
+            dx, dy = shift * lean
+            cv2.line(
+                mask,
+                (round((x0 + dx) * s), round((y0 + dy) * s)),
+                (round((x1 + dx) * s), round((y1 + dy) * s)),
+                255,
+                width,
+            )
+    line_colour = _outer_line_colour(face)
+    out = fill_in(face, mask)
+    thickness = max(1, round(GRID_LINE_MM * s))
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        cv2.line(
+            out,
+            (round(x0 * s), round(y0 * s)),
+            (round(x1 * s), round(y1 * s)),
+            line_colour,
+            thickness,
+            cv2.LINE_AA,
+        )
+    return out
+
+
+def _outer_line_colour(face: Image) -> tuple[float, float, float]:
+    """The printed grid line's colour, from the grid's outer edge, where no palisade ever stands."""
+    s = FACE_VIEW.px_per_mm
+    xs = np.arange(MARGIN_MM + 5, MARGIN_MM + GRID_W_MM - 5, 1.0)
+    top = [face[round(MARGIN_MM * s), round(x * s)] for x in xs]
+    bottom = [face[round((MARGIN_MM + GRID_H_MM) * s), round(x * s)] for x in xs]
+    b, g, r = np.median(np.array(top + bottom, np.float64), axis=0)
+    return (float(b), float(g), float(r))

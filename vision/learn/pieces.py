@@ -1,0 +1,323 @@
+"""What any photo of a board teaches about its copy, whatever else it shows.
+
+Shared by the setup photo (:mod:`calibration.setup`) and by the scanner's
+guess at a copy it has no profile of (:mod:`vision.learn.improvise`): the board
+seen from above, the gold's colour and with it the light's, where a warrior
+lies on its cell and its picture, and the face with what tokens hid filled in.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import GOLD_CELLS, Cell
+from vision.colour import shaded_distance
+from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, FaceRaster, cell_centre_mm
+from vision.locate.grid import GOLD_ALIKE, gold_likeness
+from vision.logistic import fit_logistic, logistic, with_constant
+from vision.looks import RGB
+from vision.read.rectify import reduce_for_view, warp_to_view
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]
+#: Where a warrior lies on a top-down view: its centre (view pixels) and turn (degrees).
+Place = tuple[float, float, float]
+
+#: The face is kept at the reference face's resolution.
+FACE_VIEW = FaceRaster(5.0)
+#: The cells are judged on a coarser view.
+READ_VIEW = FaceRaster(2.0)
+#: A gold pixel: its colour within :data:`vision.locate.grid.GOLD_ALIKE` of the gold's direction and at
+#: least this colourful.
+GOLD_SATURATION = 0.2
+UNIFORM_DISTANCE = 0.12
+#: Around each token the face is filled in from its surroundings, this far beyond the token.
+GOLD_FILL_RADIUS_MM = GOLD_DIAMETER_MM / 2 + 4.0
+WARRIOR_FILL_MARGIN_MM = 1.5
+#: A warrior's back: the pixels this near its colour, filling a square this many times its side.
+BACK_DISTANCE = 0.2
+BACK_SIZE = (0.85, 1.12)
+#: The turns a warrior is looked for at on its corner (degrees).
+TOKEN_TURNS_DEG = tuple(np.arange(-20.0, 20.1, 2.5))
+#: A warrior is looked for on its cell's edges capped at this percentile of them (on the tuning
+#: copies' photos, 70 and 93 told warriors from art less well by their looks).
+EDGE_CAP_PERCENTILE = 85
+#: The strips either side of a warrior's outline whose colours :func:`back_against_art` compares
+#: (mm from its edge): its back just inside, short of its emblem, and the art just outside, beyond
+#: its side and its shadow.
+BACK_STRIP_MM = (1.5, 5.0)
+ART_STRIP_MM = (1.5, 4.5)
+#: Outline scores, colour steps and spreads are floored here before their logs: a cell of flat
+#: art has no edges and no spread at all.
+MIN_OUTLINE = 0.1
+MIN_LAB = 0.3
+#: The columns of :func:`warrior_signs`.
+WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
+#: Logistic weights over :func:`warrior_signs` and a constant (:func:`warrior_odds`), fitted on the
+#: tuning copies' photos, each seen from above by :func:`vision.learn.improvise.board_face`
+#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
+WARRIOR_WEIGHTS: tuple[float, ...] = (5.569, 3.002, -3.827, -0.217, -7.519)
+
+
+def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:
+    reduced, to_reduced = reduce_for_view(image, homography, view)
+    return warp_to_view(reduced, to_reduced @ homography, view)
+
+
+def gold_pixels(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Which pixels (..., 3), under light ``white``, are the gold tokens' colour."""
+    alike, saturation = gold_likeness(pixels, white, gold_bgr)
+    return (alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)
+
+
+def gold_colour(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
+    """The gold tokens' colour: the middle of the gold-coloured pixels of the gold cells' discs."""
+    discs = pixels[[cell.number for cell in GOLD_CELLS]].reshape(-1, 3)
+    chosen = discs[gold_pixels(discs, white, gold_bgr)]
+    return cast(FloatArray, np.median(chosen, axis=0).astype(np.float64))
+
+
+def dominant_colour(pixels: Floats) -> tuple[FloatArray, float]:
+    """The colour most of a disc is (shading allowed), and the share of the disc near it."""
+    colour = np.median(pixels, axis=0).astype(np.float32)
+    near = np.ones(len(pixels), bool)
+    for _ in range(3):
+        near = shaded_distance(pixels, colour) < UNIFORM_DISTANCE
+        if not near.any():
+            break
+        colour = pixels[near].mean(axis=0).astype(np.float32)
+    return colour.astype(np.float64), float(near.mean())
+
+
+def _cell_edges(face: Image, cell: Cell, view: FaceRaster) -> FloatImage:
+    """How strongly the colour changes at each pixel of ``cell`` (the largest Lab gradient)."""
+    x0, y0, x1, y1 = view.cell_box(cell)
+    lab = cv2.cvtColor(face[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    edges = np.zeros(lab.shape[:2], np.float32)
+    for channel in range(3):
+        gx = cv2.Sobel(lab[..., channel], cv2.CV_32F, 1, 0)
+        gy = cv2.Sobel(lab[..., channel], cv2.CV_32F, 0, 1)
+        edges = np.maximum(edges, np.hypot(gx, gy))
+    return edges
+
+
+def find_token(face: Image, cell: Cell, view: FaceRaster) -> Place:
+    """Where a warrior lies on ``cell`` of a top-down ``face``: its centre (view pixels) and turn (degrees).
+
+    The token's rounded square outline is matched against the edges in the cell, at each turn
+    a hand puts it down with. The edges are capped (:data:`EDGE_CAP_PERCENTILE`): a palisade
+    along the cell's side draws edges so strong that one side of the square laid on them would
+    outweigh all four sides of the warrior beside it.
+    """
+    x0, y0, _, _ = view.cell_box(cell)
+    edges = _cell_edges(face, cell, view)
+    edges = np.minimum(edges, np.float32(np.percentile(edges, EDGE_CAP_PERCENTILE)))
+    edges = cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
+    best = (-1.0, 0.0, 0.0, 0.0)
+    for angle in TOKEN_TURNS_DEG:
+        template = _outline(angle, view.px_per_mm)
+        score = cv2.matchTemplate(edges, template, cv2.TM_CCORR)
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak > best[0]:
+            half = (template.shape[0] - 1) / 2
+            best = (peak, x0 + px + half, y0 + py + half, angle)
+    return best[1], best[2], best[3]
+
+
+def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: FaceRaster) -> Place | None:
+    """Where a warrior of a known back ``colour`` (float BGR 0..1) lies on ``cell``: the square its
+    colour fills, or None when its colour fills no warrior-sized square there (art of its colour)."""
+    x0, y0, x1, y1 = view.cell_box(cell)
+    pixels = (face[y0:y1, x0:x1] * np.float32(1 / 255)).astype(np.float32)
+    near = (shaded_distance(pixels, np.asarray(colour, np.float32)) < BACK_DISTANCE).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near)
+    if count < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours(
+        (labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
+    side = WARRIOR_SIDE_MM * view.px_per_mm
+    if not (BACK_SIZE[0] * side <= min(w, h) and max(w, h) <= BACK_SIZE[1] * side):
+        return None
+    # A square's turn is known only up to a quarter turn: the smallest one.
+    angle = (angle + 45.0) % 90.0 - 45.0
+    return x0 + cx, y0 + cy, angle
+
+
+def outline_score(face: Image, cell: Cell, place: Place, view: FaceRaster) -> float:
+    """How much stronger the edges are along a warrior's outline at ``place`` than the cell's typical
+    (median) edge: above about 3 where a warrior surely lies, about 1 to 2 on art.
+
+    The median, not the mean: a light emblem on a dark back draws strong edges inside the warrior
+    that would raise the mean and hide its outline."""
+    x0, y0, _, _ = view.cell_box(cell)
+    edges = _cell_edges(face, cell, view)
+    x, y, angle = place
+    s = view.px_per_mm
+    along = np.zeros(edges.shape, np.uint8)
+    corners = cv2.boxPoints(((x - x0, y - y0), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
+    cv2.polylines(along, [np.round(corners).astype(np.int32)], True, 1, max(1, round(s)))
+    if not along.any():
+        return 0.0
+    return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
+
+
+def back_against_art(face: Image, place: Place, view: FaceRaster) -> tuple[float, float, float]:
+    """How the square at ``place`` (:func:`find_token`) stands out from the art around it, as a
+    warrior's flat back does: the colour step (CIE76) between the strips just inside and just
+    outside its outline (:data:`BACK_STRIP_MM`, :data:`ART_STRIP_MM`), side by side, the second
+    smallest of the four (a palisade or a pale shadow can spoil one side); and how far colours
+    spread within those strips inside and outside (the sides' median distance from their own
+    middle colour, their median).
+
+    An outline's edges say little on flat art, where every edge is faint, and on busy art, where
+    every edge is strong: a warrior's back is one colour, unlike the art on every side.
+
+    >>> face = np.full((100, 100, 3), 200, np.uint8)
+    >>> _ = cv2.rectangle(face, (34, 34), (65, 65), (40, 60, 160), -1)
+    >>> step, back, art = back_against_art(face, (49.5, 49.5, 0.0), FaceRaster(1.0))
+    >>> step > 50, back < 1, art < 1
+    (True, True, True)
+    >>> back_against_art(face, (15.0, 15.0, 0.0), FaceRaster(1.0))[0] < 1
+    True
+    """
+    s = view.px_per_mm
+    inner, outer = _strips(s)
+    crop = upright(face, place, inner.shape[1], cv2.BORDER_REFLECT)
+    lab = cv2.cvtColor(crop.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
+    steps, spreads = [], []
+    for k in range(4):
+        middles = []
+        for strip in (inner[k], outer[k]):
+            pixels = lab[strip]
+            middle = np.median(pixels, axis=0)
+            middles.append(middle)
+            spreads.append(float(np.median(np.linalg.norm(pixels - middle, axis=1))))
+        steps.append(float(np.linalg.norm(middles[0] - middles[1])))
+    return sorted(steps)[1], float(np.median(spreads[0::2])), float(np.median(spreads[1::2]))
+
+
+@lru_cache(maxsize=4)
+def _strips(s: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per side of an upright warrior (left, right, top, bottom), in a square crop centred on it at
+    ``s`` pixels a millimetre: the back's strip and the art's."""
+    half = WARRIOR_SIDE_MM / 2
+    size = round(2 * (half + ART_STRIP_MM[1] + 1) * s) | 1
+    centre = (size - 1) / 2
+    dy, dx = (np.mgrid[0:size, 0:size] - centre) / s
+    # Every pixel belongs to the side its square ring is nearest.
+    ring = np.maximum(np.abs(dx), np.abs(dy))
+    across = np.abs(dx) >= np.abs(dy)
+    sides = [across & (dx < 0), across & (dx >= 0), ~across & (dy < 0), ~across & (dy >= 0)]
+    inner = (ring > half - BACK_STRIP_MM[1]) & (ring < half - BACK_STRIP_MM[0])
+    outer = (ring > half + ART_STRIP_MM[0]) & (ring < half + ART_STRIP_MM[1])
+    return np.stack([inner & side for side in sides]), np.stack([outer & side for side in sides])
+
+
+def warrior_signs(face: Image, cell: Cell, place: Place, view: FaceRaster) -> FloatArray:
+    """The signs of a warrior at ``place`` on ``cell`` (:data:`WARRIOR_SIGNS`), as logs: its
+    :func:`outline_score` and its :func:`back_against_art`."""
+    outline = outline_score(face, cell, place, view)
+    values = np.array([outline, *back_against_art(face, place, view)], np.float64)
+    return cast(FloatArray, np.log(np.maximum(values, [MIN_OUTLINE, MIN_LAB, MIN_LAB, MIN_LAB])))
+
+
+def warrior_odds(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
+    """The log odds of a warrior for each row of :func:`warrior_signs`, by their looks alone."""
+    odds = with_constant(signs) @ np.asarray(weights, np.float64)
+    return np.asarray(odds, np.float64)
+
+
+def warrior_probability(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
+    """P(a warrior) for each row of :func:`warrior_signs`, by their looks alone."""
+    return logistic(with_constant(signs), weights)
+
+
+def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+    """Weights for :func:`warrior_odds`, fitted to cells whose truth is known."""
+    return fit_logistic(with_constant(signs), labels)
+
+
+def warrior_looks(balanced: FloatImage, cells: list[Cell], view: FaceRaster) -> FloatArray:
+    """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
+    return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view)
+
+
+def face_looks(face: Image, cells: list[Cell], view: FaceRaster) -> FloatArray:
+    """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there."""
+    rows = [warrior_signs(face, cell, find_token(face, cell, view), view) for cell in cells]
+    return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
+
+
+def _outline(angle: float, s: float) -> FloatImage:
+    side = round((WARRIOR_SIDE_MM + 4) * s) | 1
+    template = np.zeros((side, side), np.float32)
+    centre = (side - 1) / 2
+    corners = cv2.boxPoints(((centre, centre), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
+    cv2.polylines(
+        template, [np.round(corners * 16).astype(np.int32)], True, 1.0, max(1, round(s)), cv2.LINE_AA, 4
+    )
+    return template
+
+
+def token_image(face: Image, place: Place, view: FaceRaster) -> Image:
+    """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
+    return upright(face, place, round(WARRIOR_SIDE_MM * view.px_per_mm))
+
+
+def upright(face: Image, place: Place, side: int, border: int = cv2.BORDER_CONSTANT) -> Image:
+    """A ``side`` pixels square of ``face`` centred on ``place`` and turned back by its turn; what
+    lies outside the face is filled by OpenCV's ``border`` mode."""
+    x, y, angle = place
+    turn = np.asarray(cv2.getRotationMatrix2D((x, y), angle, 1.0), np.float64)
+    turn[:, 2] += (side - 1) / 2 - np.array([x, y])
+    return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border))
+
+
+def fill_tokens(face: Image, warriors: list[Place]) -> Image:
+    """The face with what the gold and the corner warriors hide filled in from around them."""
+    mask = np.zeros(face.shape[:2], np.uint8)
+    s = FACE_VIEW.px_per_mm
+    for cell in GOLD_CELLS:
+        x, y = cell_centre_mm(cell)
+        cv2.circle(mask, (round(x * s), round(y * s)), round(GOLD_FILL_RADIUS_MM * s), 255, -1)
+    for x, y, angle in warriors:
+        size = (WARRIOR_SIDE_MM + 2 * WARRIOR_FILL_MARGIN_MM) * s
+        corners = cv2.boxPoints(((x, y), (size, size), angle))
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
+    return fill_in(face, mask, PITCH_MM * s / 60)
+
+
+def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0) -> Image:
+    """``face`` with what ``mask`` covers filled in from around it, blended over ``blend_px`` (a
+    Gaussian's sigma; 0 for a hard edge)."""
+    # Inpainting at full size is slow for holes this large; fill a quarter-size copy, then lay its
+    # fill into the full face where the mask is.
+    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+    filled = cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA)
+    big = cv2.resize(filled, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
+    if blend_px <= 0:
+        return cast(Image, np.where(mask[..., None] > 0, big, face))
+    soft = cv2.GaussianBlur(mask, (0, 0), blend_px)
+    # Blend only where the fill reaches: the holes are a small part of the face.
+    near = soft > 0
+    share = soft[near].astype(np.float32)[:, None] / 255
+    out = face.copy()
+    out[near] = np.clip(face[near] * (1 - share) + big[near] * share, 0, 255).astype(np.uint8)
+    return out
+
+
+def bgr_to_rgb(bgr: npt.ArrayLike) -> RGB:
+    b, g, r = (round(float(np.clip(v, 0, 1)) * 255) for v in np.asarray(bgr, np.float64))
+    return (r, g, b)

@@ -1,0 +1,738 @@
+"""Find a board whose art is unknown: by its gold tokens, then to the millimetre by its printed grid.
+
+Every copy of the game has the same 8 gold tokens on the same 8 cells, and a
+grid of thin dark lines printed on every cell edge. The gold tokens are
+found as yellow discs; four of them, matched to four gold cells, give a
+homography, kept when the other gold cells land on gold tokens too (the
+layout has no symmetry, so only the right way up fits them all). Where too
+few tokens show, the grid's own lines give a homography instead
+(:mod:`vision.locate.gridlines`), then the board's outline. The grid's crossings
+then pull that homography onto the printed lines, and the grid's extent and
+the gold settle where on them the board lies (:mod:`vision.locate.lattice`); a fit
+whose lines go on past the grid's edge is a tiled table's, not a board's.
+
+This is how a setup photo of a copy never seen is found (:mod:`calibration.setup`),
+and how the scanner reads a board without a profile of its copy.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import COLS, GOLD_CELLS, ROWS
+from vision.geometry import (
+    GRID_LINE_MM,
+    MARGIN_MM,
+    PITCH_MM,
+    FaceRaster,
+    board_corners_mm,
+    cell_centre_mm,
+    keeps_handedness,
+)
+from vision.locate.features import FoundBy
+from vision.locate.gridlines import lattice_homographies
+from vision.locate.lattice import lines_beyond, settle
+from vision.read.rectify import reduce_for_view, warp_to_view
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+
+#: Gold is looked for on the photo reduced to this long side.
+SEARCH_LONG_SIDE = 1000
+#: A gold pixel's colour, once the photo's average colour is taken as grey, points this near the gold's
+#: (cosine of the angle between their chroma) and has at least this much colour. Tokens are also
+#: looked for among pixels nearer still: on ochre art under warm light every pixel of the board can
+#: pass the first, and the tokens run into the art.
+GOLD_ALIKE = 0.85
+GOLD_ALIKES = (GOLD_ALIKE, 0.95)
+WHITE_POWER = 6
+GOLD_SATURATION_FLOORS = (0.22, 0.35, 0.5, 0.65)
+#: A gold token's area as a share of the photo, from a small steep board to one filling the frame.
+MIN_TOKEN_AREA = 0.00015
+MAX_TOKEN_AREA = 0.012
+#: Circles (cv2.HOUGH_GRADIENT_ALT): the edge threshold, how perfect a circle must be, and the share
+#: of its disc (inside its rim) that must be gold.
+CIRCLE_EDGE = 150
+CIRCLE_ROUNDNESS = 0.7
+CIRCLE_GOLD_SHARE = 0.5
+#: At most this many candidate tokens are tried, the roundest first; where they all fail, this many
+#: blobs (the gold's own among many gold-coloured ones: a wooden table, ochre art).
+MAX_CANDIDATES = 12
+MORE_CANDIDATES = 20
+#: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
+HIT_RADIUS = 0.3
+#: At least this many of the 8 gold cells must be hit.
+MIN_HITS = 5
+#: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
+#: three in a row, or two tokens found twice.
+FLAT_TURN = 0.05
+#: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
+MAX_PITCH_RATIO = 3.0
+#: The grid is refined on a top-down view with this many pixels a millimetre.
+GRID_VIEW = FaceRaster(3.0)
+#: Each round searches this far (mm) around each crossing; then half as far, then less.
+SEARCH_MM = (5.0, 2.5, 1.5)
+#: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them; at least this
+#: many of the 7 must agree on the correction, within this distance (mm).
+BLOCK_SEARCH_MM = 16.0
+MIN_BLOCKS = 5
+BLOCK_AGREE_MM = 2.5
+ARM_MM = 14.0
+MIN_CROSSINGS = 12
+#: A board's outline: edges at these thresholds (cv2.Canny), enclosing at least this share of the
+#: reduced photo, its hull four-cornered within this share of its perimeter (cv2.approxPolyDP).
+OUTLINE_EDGES = ((30, 90), (60, 150))
+MIN_OUTLINE_AREA = 0.04
+OUTLINE_APPROX = 0.02
+#: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
+#: art the colour of gold makes false candidates, the right way can rank low.
+LAYOUTS = 16
+#: A settled fit shows at least this much gold, summed over the 8 gold cells' discs
+#: (:func:`vision.locate.lattice.settle`).
+MIN_GOLD_SUM = 4.0
+#: The grid's lines may go on past its outer lines this strongly at most, as a share of how they
+#: show on it (:func:`vision.locate.lattice.lines_beyond`): on 184 of the tuning copies' photos a board's
+#: went on at 0.28 at most, where a tiled table's went on at 0.88 and more.
+MAX_LINES_BEYOND = 0.5
+#: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
+CONFIRMING_CROSSINGS = 30
+
+
+#: Quadruples of gold cells to lay on the candidates; and a start for the grid: a homography, the gold
+#: cells it put on candidates (None if not laid by them), the candidates and their roundness.
+Bases = tuple[tuple[int, ...], ...]
+Start = tuple[FloatArray, int | None, FloatArray, FloatArray]
+
+
+@dataclass(frozen=True, eq=False)
+class GridFit:
+    """A board found by its gold and grid: ``homography`` maps board millimetres to photo pixels."""
+
+    homography: FloatArray
+    #: Gold cells with a gold token where the first homography put them.
+    gold_hits: int
+    #: Every gold-coloured round blob seen (photo pixels), and how round each is.
+    tokens: FloatArray
+    roundness: FloatArray
+    #: Crossings of the grid found where the refined homography puts them, of those looked for.
+    crossings: int
+    looked_for: int
+    #: Where the fit started: the gold tokens, the grid's lines or the board's outline.
+    found_by: FoundBy = FoundBy.GOLD
+
+
+def _chroma_unit(bgr: FloatArray) -> FloatArray:
+    grey = bgr.mean(axis=-1, keepdims=True)
+    c = bgr - grey
+    return cast(FloatArray, c / np.maximum(np.linalg.norm(c, axis=-1, keepdims=True), 1e-6))
+
+
+def light_colour(pixels: npt.ArrayLike, normalise: bool = True) -> FloatArray:
+    """The colour of the light (BGR) by the "shades of grey" estimate: its channels' mean 1, or
+    unnormalised, about how a white surface shows in ``pixels``' own units.
+
+    A high power mean of each channel, which a large coloured table sways less than the plain mean.
+    """
+    # Powers in single precision, ten times faster; the mean is summed in double.
+    flat = np.asarray(pixels, np.float32).reshape(-1, 3)
+    top = max(float(flat.max()), 1e-6)
+    powered = np.power(flat / np.float32(top), np.float32(WHITE_POWER))
+    white = np.power(np.mean(powered, axis=0, dtype=np.float64), 1 / WHITE_POWER)
+    if not normalise:
+        return cast(FloatArray, white * top)
+    return cast(FloatArray, white / max(float(white.mean()), 1e-6))
+
+
+def gold_likeness(
+    pixels: npt.NDArray[np.floating], white: npt.ArrayLike, gold_bgr: npt.ArrayLike
+) -> tuple[FloatImage, FloatImage]:
+    """For pixels (..., 3) under light ``white``: how nearly their colour points the gold's way
+    (cosine), and how much colour they have (chroma over grey)."""
+    balanced = np.asarray(pixels, np.float32) / np.asarray(white, np.float32)
+    grey = balanced.mean(axis=-1, keepdims=True)
+    colour = balanced - grey
+    norm = np.linalg.norm(colour, axis=-1)
+    target = _chroma_unit(np.asarray(gold_bgr, np.float64)[None, :])[0].astype(np.float32)
+    alike = (colour @ target) / np.maximum(norm, 1e-6)
+    return alike.astype(np.float32), (norm / np.maximum(grey[..., 0], 1e-3)).astype(np.float32)
+
+
+@dataclass(frozen=True, eq=False)
+class GoldMap:
+    """The photo reduced for the gold search (``scale`` of the photo's size), and each pixel's
+    :func:`gold_likeness` with the light's colour (:func:`light_colour`) taken off first, so that
+    warm or cold light does not turn gold into something else."""
+
+    small: Image
+    scale: float
+    alike: FloatImage
+    saturation: FloatImage
+
+
+def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
+    """:class:`GoldMap` of ``image``, for :func:`gold_candidates` and :func:`circle_candidates`."""
+    factor = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
+    small = (
+        cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
+    )
+    return _gold_map_in_light(cast(Image, small), factor, gold_bgr)
+
+
+def _gold_map_in_light(
+    small: Image, scale: float, gold_bgr: npt.ArrayLike, where: npt.NDArray[np.bool_] | None = None
+) -> GoldMap:
+    """:class:`GoldMap` of the reduced photo ``small``, the light's colour taken from its pixels
+    ``where`` (all of them if None)."""
+    pixels = small.astype(np.float32)
+    white = light_colour(pixels if where is None else pixels[where])
+    alike, saturation = gold_likeness(pixels, white, gold_bgr)
+    return GoldMap(small, scale, alike, saturation)
+
+
+def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: FloatArray) -> Image:
+    """:func:`gold_mask` of ``seen`` with the light's colour taken from the board's own pixels, where
+    ``homography`` (board mm to ``seen.small``'s pixels) puts it, rather than from the whole photo:
+    a large coloured table (terracotta tiles under warm light) sways the whole photo's estimate until
+    the tokens show no colour."""
+    board = np.zeros(seen.small.shape[:2], np.uint8)
+    corners = cv2.perspectiveTransform(board_corners_mm()[None], homography)[0]
+    cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), 1)
+    if not board.any():
+        return np.zeros(seen.small.shape[:2], np.uint8)
+    return gold_mask(_gold_map_in_light(seen.small, seen.scale, gold_bgr, board > 0))
+
+
+def gold_mask(seen: GoldMap) -> Image:
+    """1 where :class:`GoldMap`'s pixels look like gold at the lowest saturation floor, else 0."""
+    return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
+
+
+def gold_candidates(seen: GoldMap, keep: int = MAX_CANDIDATES) -> tuple[FloatArray, FloatArray]:
+    """Centres (photo pixels) of the ``keep`` roundest blobs the colour of gold and the size of a
+    token, and their roundness: blobs at each of :data:`GOLD_ALIKES` and
+    :data:`GOLD_SATURATION_FLOORS`, a token found at several kept at its roundest."""
+    small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
+    total = small.shape[0] * small.shape[1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    centres: list[tuple[float, float]] = []
+    scores: list[float] = []
+    # Ochre art beside a token can join it into one blob at low thresholds and not at higher ones.
+    for closeness, floor in itertools.product(GOLD_ALIKES, GOLD_SATURATION_FLOORS):
+        gold = ((alike > closeness) & (saturation > floor)).astype(np.uint8)
+        opened = cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if not MIN_TOKEN_AREA * total <= area <= MAX_TOKEN_AREA * total or len(hull) < 5:
+                continue
+            (cx, cy), (a, b), _ = cv2.fitEllipse(hull)
+            if min(a, b) < 0.3 * max(a, b):
+                continue
+            ellipse_area = np.pi * a * b / 4
+            fill = cv2.contourArea(contour) / max(ellipse_area, 1.0)
+            score = min(area, ellipse_area) / max(area, ellipse_area) * min(fill, 1.0)
+            # The same token seen at another threshold: keep its roundest outline.
+            near = next(
+                (i for i, (x, y) in enumerate(centres) if abs(x - cx) + abs(y - cy) < 0.4 * max(a, b)), None
+            )
+            if near is not None:
+                if score > scores[near]:
+                    centres[near], scores[near] = (cx, cy), score
+                continue
+            centres.append((cx, cy))
+            scores.append(score)
+    order = np.argsort(scores)[::-1][:keep]
+    found = np.array(centres, np.float64).reshape(-1, 2) / factor
+    return found[order], np.array(scores, np.float64)[order]
+
+
+def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
+    """Centres (photo pixels) of circles the size of a token whose disc is mostly the colour of gold,
+    strongest circle first, and the share of each disc that is gold.
+
+    On art printed in ochre the gold runs into the art around it and no blob of gold alone is round
+    (:func:`gold_candidates` misses it), but a token's rim still draws a circle.
+    """
+    small, factor = seen.small, seen.scale
+    total = small.shape[0] * small.shape[1]
+    smallest = max(3, int(np.sqrt(MIN_TOKEN_AREA * total / np.pi)))
+    largest = int(np.sqrt(MAX_TOKEN_AREA * total / np.pi)) + 1
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    found = cv2.HoughCircles(
+        grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 1.5 * smallest, param1=CIRCLE_EDGE, param2=CIRCLE_ROUNDNESS,
+        minRadius=smallest, maxRadius=largest,
+    )  # fmt: skip
+    gold = gold_mask(seen)
+    centres, shares = [], []
+    for x, y, radius in np.zeros((0, 3)) if found is None else found[0]:
+        disc = np.zeros(gold.shape, np.uint8)
+        cv2.circle(disc, (round(float(x)), round(float(y))), max(1, round(0.8 * float(radius))), 1, -1)
+        share = float(gold[disc > 0].mean())
+        if share >= CIRCLE_GOLD_SHARE:
+            centres.append((float(x), float(y)))
+            shares.append(share)
+    return (
+        np.array(centres, np.float64).reshape(-1, 2)[:MAX_CANDIDATES] / factor,
+        np.array(shares, np.float64)[:MAX_CANDIDATES],
+    )
+
+
+BOARD_CORNERS_MM = board_corners_mm()
+ALONG_ROW = np.array([PITCH_MM, 0.0])
+GOLD_MM = np.array([cell_centre_mm(cell) for cell in GOLD_CELLS], np.float64)
+#: Quadruples of gold cells, spread over the board, whose homography is tried first.
+BASES = ((0, 4, 7, 3), (1, 5, 6, 2), (0, 5, 6, 3), (1, 4, 7, 2))
+#: Then every other quadruple of gold cells enclosing at least this area (mm²; the grid's is 81,000).
+MIN_BASIS_AREA_MM2 = 15_000.0
+
+
+def _spread_bases(min_area: float) -> tuple[tuple[int, ...], ...]:
+    """Quadruples of gold cells but :data:`BASES` whose hull has 4 corners and ``min_area`` mm²."""
+    tried = {frozenset(basis) for basis in BASES}
+    bases = []
+    for quad in itertools.combinations(range(len(GOLD_MM)), 4):
+        hull = cv2.convexHull(GOLD_MM[list(quad)].astype(np.float32))
+        if len(hull) == 4 and cv2.contourArea(hull) >= min_area and frozenset(quad) not in tried:
+            bases.append(quad)
+    return tuple(bases)
+
+
+SPREAD_BASES = _spread_bases(MIN_BASIS_AREA_MM2)
+
+
+def _turns(points: FloatArray) -> npt.NDArray[np.int8]:
+    """For quadruples of points (..., 4, 2): which way each of their four triangles turns, 1 clockwise
+    (as the photo's and the board's axes are drawn, y down), -1 the other way, 0 too nearly flat to
+    tell (its sides within :data:`FLAT_TURN` radians of one line).
+
+    >>> _turns(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])).tolist()
+    [1, 1, 1, 1]
+    >>> _turns(np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.001], [0.0, -1.0]])).tolist()
+    [0, -1, -1, -1]
+    """
+    turns = []
+    for a, b, c in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)):
+        ab, ac = points[..., b, :] - points[..., a, :], points[..., c, :] - points[..., a, :]
+        cross = ab[..., 0] * ac[..., 1] - ab[..., 1] * ac[..., 0]
+        flat = np.abs(cross) <= FLAT_TURN * np.linalg.norm(ab, axis=-1) * np.linalg.norm(ac, axis=-1)
+        turns.append(np.where(flat, 0, np.sign(cross)).astype(np.int8))
+    return np.stack(turns, axis=-1)
+
+
+def _homographies(src: FloatArray, dst: FloatArray) -> FloatArray:
+    """Batched 4-point homographies: src (4, 2) to each dst (N, 4, 2), as (N, 3, 3)."""
+    n = len(dst)
+    a = np.zeros((n, 8, 8))
+    b = dst.reshape(n, 8)
+    x, y = src[:, 0], src[:, 1]
+    u, v = dst[:, :, 0], dst[:, :, 1]
+    a[:, 0::2, 0] = x
+    a[:, 0::2, 1] = y
+    a[:, 0::2, 2] = 1
+    a[:, 0::2, 6] = -u * x
+    a[:, 0::2, 7] = -u * y
+    a[:, 1::2, 3] = x
+    a[:, 1::2, 4] = y
+    a[:, 1::2, 5] = 1
+    a[:, 1::2, 6] = -v * x
+    a[:, 1::2, 7] = -v * y
+    ok = np.abs(np.linalg.det(a)) > 1e-12
+    h = np.zeros((n, 9))
+    h[ok, :8] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+    h[:, 8] = 1
+    h[~ok] = np.nan
+    return h.reshape(n, 3, 3)
+
+
+def _project(h: FloatArray, points: FloatArray) -> FloatArray:
+    """Points (M, 2) through homographies (N, 3, 3): (N, M, 2)."""
+    p = np.einsum("nij,mj->nmi", h, np.c_[points, np.ones(len(points))])
+    return cast(FloatArray, p[..., :2] / p[..., 2:3])
+
+
+def gold_homographies(
+    candidates: FloatArray, keep: int = 4, bases: tuple[tuple[int, ...], ...] = BASES
+) -> list[tuple[FloatArray, int]]:
+    """Homographies putting the most gold cells on candidate tokens, best first, and how many each puts.
+
+    Each is refitted on all the tokens it hits.
+    """
+    n = len(candidates)
+    if n < 4:
+        return []
+    found: list[tuple[int, float, FloatArray]] = []
+    tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
+    turns = _turns(candidates[tuples])
+    for basis in bases:
+        # A homography keeping the board in front of the camera and its handedness (as those below)
+        # turns no triangle of its points over: only candidates turning as the basis does can fit.
+        cells = GOLD_MM[list(basis)]
+        expected = _turns(cells)
+        same = (turns == expected) | (turns == 0) | (expected == 0)
+        h = _homographies(cells, candidates[tuples[same.all(axis=1)]])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            projected = _project(h, GOLD_MM)
+            pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
+            # The nearest candidate by squared distance, and one square root for it alone.
+            dx = projected[:, :, None, 0] - candidates[None, None, :, 0]
+            dy = projected[:, :, None, 1] - candidates[None, None, :, 1]
+            gaps = np.sqrt((dx * dx + dy * dy).min(axis=-1))
+            hit = gaps < HIT_RADIUS * pitch
+            hits = hit.sum(axis=1)
+            hits[~np.isfinite(gaps).all(axis=1)] = 0
+            # Seen from the front, a plane keeps its handedness.
+            hits[~keeps_handedness(h, (200.0, 130.0))] = 0
+            # The whole board in front of the camera, and no part of it many times nearer than another.
+            w = np.einsum("nj,mj->nm", h[:, 2, :], np.c_[BOARD_CORNERS_MM, np.ones(4)])
+            hits[~(w > 0).all(axis=1)] = 0
+            hits[~(pitch.max(axis=1) < MAX_PITCH_RATIO * pitch.min(axis=1))] = 0
+            error = np.where(hit, gaps / pitch, 0).sum(axis=1)
+        for k in np.flatnonzero(hits >= MIN_HITS):
+            found.append((int(hits[k]), float(error[k]), h[k]))
+    found.sort(key=lambda item: (-item[0], item[1]))
+    kept: list[tuple[FloatArray, int]] = []
+    for _, _, h0 in found:
+        refit = _refit(h0, candidates)
+        if refit is None:
+            continue
+        if any(_same(refit[0], other) for other, _ in kept):
+            continue
+        kept.append(refit)
+        if len(kept) == keep:
+            break
+    return kept
+
+
+def _nearest_hits(
+    h: FloatArray, candidates: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """For each gold cell, the candidate nearest where ``h`` puts it, and whether it is near enough."""
+    projected = _project(h[None], GOLD_MM)[0]
+    pitch = np.linalg.norm(_project(h[None], GOLD_MM + ALONG_ROW)[0] - projected, axis=-1)
+    distance = np.linalg.norm(projected[:, None, :] - candidates[None, :, :], axis=-1)
+    nearest = np.argmin(distance, axis=1)
+    return nearest, distance[np.arange(len(GOLD_MM)), nearest] < HIT_RADIUS * pitch
+
+
+def gold_hits(h: FloatArray, candidates: FloatArray) -> int:
+    """How many gold cells ``h`` (board mm to photo pixels) puts on a candidate token."""
+    return int(_nearest_hits(h, candidates)[1].sum()) if len(candidates) else 0
+
+
+def _refit(h: FloatArray, candidates: FloatArray) -> tuple[FloatArray, int] | None:
+    nearest, hit = _nearest_hits(h, candidates)
+    if hit.sum() < 4:
+        return None
+    refit, _ = cv2.findHomography(GOLD_MM[hit], candidates[nearest[hit]], 0)
+    return (cast(FloatArray, refit) if refit is not None else h), int(hit.sum())
+
+
+def _same(a: FloatArray, b: FloatArray) -> bool:
+    pa, pb = _project(np.stack([a, b]), GOLD_MM)
+    pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
+    return bool((np.linalg.norm(pa - pb, axis=-1) < HIT_RADIUS * pitch).all())
+
+
+def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
+    """Every crossing of the printed grid, and which of its arms (left, right, up, down) are printed."""
+    points, arms = [], []
+    for row in range(ROWS + 1):
+        for col in range(COLS + 1):
+            points.append((MARGIN_MM + col * PITCH_MM, MARGIN_MM + row * PITCH_MM))
+            arms.append((col > 0, col < COLS, row > 0, row < ROWS))
+    return np.array(points, np.float64), arms
+
+
+CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
+
+
+def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
+    """Thin dark lines stand out: how much darker each pixel is than the light around it."""
+    size = round(4 * GRID_LINE_MM * view.px_per_mm) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+    return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
+
+
+def _cross_template(arms: tuple[bool, bool, bool, bool], view: FaceRaster) -> FloatImage:
+    reach = round(ARM_MM * view.px_per_mm)
+    side = 2 * reach + 1
+    t = np.zeros((side, side), np.float32)
+    width = max(1, round(GRID_LINE_MM * view.px_per_mm))
+    c = reach
+    left, right, up, down = arms
+    if left:
+        cv2.line(t, (0, c), (c, c), 1.0, width)
+    if right:
+        cv2.line(t, (c, c), (side - 1, c), 1.0, width)
+    if up:
+        cv2.line(t, (c, 0), (c, c), 1.0, width)
+    if down:
+        cv2.line(t, (c, c), (c, side - 1), 1.0, width)
+    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+
+
+def _grid_template(view: FaceRaster) -> FloatImage:
+    """The printed grid's lines alone, in ``view``."""
+    width, height = view.size
+    t = np.zeros((height, width), np.float32)
+    thickness = max(1, round(GRID_LINE_MM * view.px_per_mm))
+    s = view.px_per_mm
+    for col in range(COLS + 1):
+        x = round((MARGIN_MM + col * PITCH_MM) * s)
+        cv2.line(
+            t,
+            (x, round(MARGIN_MM * s)),
+            (x, round((MARGIN_MM + ROWS * PITCH_MM) * s)),
+            1.0,
+            thickness,
+        )
+    for row in range(ROWS + 1):
+        y = round((MARGIN_MM + row * PITCH_MM) * s)
+        cv2.line(
+            t,
+            (round(MARGIN_MM * s), y),
+            (round((MARGIN_MM + COLS * PITCH_MM) * s), y),
+            1.0,
+            thickness,
+        )
+    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+
+
+#: Blocks of cells (first row, first column, rows, columns) aligned one by one before the crossings.
+_BLOCKS = (*tuple((r, c, 3, 3) for r in (0, 2) for c in (0, 2, 5)), (1, 3, 3, 2))
+
+
+def _align_blocks(lines: FloatImage, view: FaceRaster, search_mm: float) -> FloatArray | None:
+    """A correction (view pixels to view pixels) from blocks of the grid matched one by one."""
+    template = _grid_template(view)
+    s = view.px_per_mm
+    pad = round(search_mm * s)
+    line = round(GRID_LINE_MM * s)
+    sources, targets = [], []
+    for row, col, rows, cols in _BLOCKS:
+        x0 = round((MARGIN_MM + col * PITCH_MM) * s) - line
+        y0 = round((MARGIN_MM + row * PITCH_MM) * s) - line
+        x1 = round((MARGIN_MM + (col + cols) * PITCH_MM) * s) + line + 1
+        y1 = round((MARGIN_MM + (row + rows) * PITCH_MM) * s) + line + 1
+        if y0 - pad < 0 or x0 - pad < 0 or y1 + pad > lines.shape[0] or x1 + pad > lines.shape[1]:
+            continue
+        score = cv2.matchTemplate(
+            lines[y0 - pad : y1 + pad, x0 - pad : x1 + pad], template[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED
+        )
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak < 0.15:
+            continue
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        sources.append(centre)
+        targets.append((centre[0] + px - pad, centre[1] + py - pad))
+    if len(sources) < MIN_BLOCKS:
+        return None
+    # A block can lock onto the grid a cell away, or onto a palisade: only blocks that agree count.
+    correction, agree = cv2.findHomography(
+        np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, BLOCK_AGREE_MM * s
+    )
+    if correction is None or agree is None or int(agree.sum()) < MIN_BLOCKS:
+        return None
+    return cast(FloatArray, correction)
+
+
+def refine_on_grid(
+    image: Image, homography: FloatArray, view: FaceRaster = GRID_VIEW
+) -> tuple[FloatArray, int, int]:
+    """Pull ``homography`` (board mm to ``image`` pixels) onto the printed grid's crossings.
+
+    Returns the refined homography, how many crossings agreed, and how many were looked for.
+    """
+    grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    scale = view.from_mm()
+    reduced, to_reduced = reduce_for_view(grey, homography, view)
+    lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+    coarse = _align_blocks(lines, view, BLOCK_SEARCH_MM)
+    starts = [homography]
+    if coarse is not None:
+        # Where warriors and palisades hide much of the grid, the blocks can agree on a wrong
+        # correction: unless it is confirmed, the crossings are looked for from where the gold put
+        # the board too, and the start more of them agree with is kept.
+        starts.insert(0, homography @ np.linalg.inv(scale) @ coarse @ scale)
+    best, most = starts[0], 0
+    for start in starts:
+        refined, agreeing = _onto_crossings(grey, start, view)
+        if agreeing > most:
+            best, most = refined, agreeing
+        if most >= CONFIRMING_CROSSINGS:
+            break
+    return best, most, len(CROSSINGS_MM)
+
+
+def _onto_crossings(grey: Image, homography: FloatArray, view: FaceRaster) -> tuple[FloatArray, int]:
+    """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
+    less and less far, and how many agreed in the last round that enough agreed in (0 if none)."""
+    scale = view.from_mm()
+    agreeing = 0
+    for search_mm in SEARCH_MM:
+        reduced, to_reduced = reduce_for_view(grey, homography, view)
+        lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+        reach = round((ARM_MM + search_mm) * view.px_per_mm)
+        search = round(search_mm * view.px_per_mm)
+        sources, targets = [], []
+        for (x_mm, y_mm), arm in zip(CROSSINGS_MM, CROSSING_ARMS, strict=True):
+            cx, cy = round(x_mm * view.px_per_mm), round(y_mm * view.px_per_mm)
+            y0, x0 = cy - reach, cx - reach
+            if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
+                continue
+            window = lines[y0 : cy + reach + 1, x0 : cx + reach + 1]
+            template = _cross_template(arm, view)
+            score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+            _, peak, _, (px, py) = cv2.minMaxLoc(score)
+            if peak < 0.3:
+                continue
+            sources.append((cx, cy))
+            targets.append((cx + px - search, cy + py - search))
+        if len(sources) < MIN_CROSSINGS:
+            break
+        correction, mask = cv2.findHomography(
+            np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, 0.6 * view.px_per_mm
+        )
+        if correction is None or mask is None or int(mask.sum()) < MIN_CROSSINGS:
+            break
+        agreeing = int(mask.sum())
+        homography = homography @ np.linalg.inv(scale) @ correction @ scale
+    return homography, agreeing
+
+
+def outline_quads(seen: GoldMap) -> list[FloatArray]:
+    """Convex four-cornered outlines (photo pixels, round the outline) large enough to be a board:
+    the board's edge against the table, or its frame's printed lines."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    total = grey.shape[0] * grey.shape[1]
+    quads: list[FloatArray] = []
+    for low, high in OUTLINE_EDGES:
+        edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if area < MIN_OUTLINE_AREA * total:
+                continue
+            corners = cv2.approxPolyDP(hull, OUTLINE_APPROX * cv2.arcLength(hull, True), True)
+            if len(corners) != 4:
+                continue
+            quad = corners.reshape(4, 2).astype(np.float64)
+            # The same outline at another edge threshold.
+            if any(
+                np.abs(quad[:, None] - other[None]).sum(axis=-1).min(axis=1).max() < 0.01 * np.sqrt(total)
+                for other in quads
+            ):
+                continue
+            quads.append(quad)
+    return [quad / seen.scale for quad in quads]
+
+
+def outline_homographies(seen: GoldMap) -> list[FloatArray]:
+    """Homographies putting the board's corners on each outline's (:func:`outline_quads`), its long
+    side either way: turned half round or not is for :func:`vision.locate.lattice.settle` to tell."""
+    found = []
+    for quad in outline_quads(seen):
+        for turn in (0, 1):
+            homography, _ = cv2.findHomography(BOARD_CORNERS_MM, np.roll(quad, turn, axis=0))
+            if homography is not None:
+                found.append(cast(FloatArray, homography))
+    return found
+
+
+def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
+    """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
+    printed grid, or None.
+
+    Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
+    confirms one; then the lattice of the grid's lines (:func:`vision.locate.gridlines.lattice_homographies`),
+    which the grid's crossings must confirm; then each outline (:func:`outline_homographies`). A
+    start that locks onto the grid is then settled where the grid's lines end and the gold lies
+    (:func:`vision.locate.lattice.settle`): the grid alone may hold it whole cells off, or turned. A fit
+    whose lines go on past the grid's edge (:func:`vision.locate.lattice.lines_beyond`) is refused.
+    """
+    best: GridFit | None = None
+    # One map of the gold serves every way of finding the tokens and the settling.
+    seen = gold_map(image, gold_bgr)
+    grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen)
+    to_small = np.diag([seen.scale, seen.scale, 1.0])
+
+    @cache
+    def tokens(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]]) -> tuple[FloatArray, FloatArray]:
+        centres, scores = find(seen)
+        # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
+        return (centres, np.zeros(len(centres))) if find is circle_candidates else (centres, scores)
+
+    def layouts(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]], bases: Bases) -> Iterator[Start]:
+        candidates, roundness = tokens(find)
+        for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases):
+            yield first, hits, candidates, roundness
+
+    def outlines() -> Iterator[Start]:
+        candidates, roundness = tokens(gold_candidates)
+        for first in outline_homographies(seen):
+            yield first, None, candidates, roundness
+
+    def lattices() -> Iterator[Start]:
+        candidates, roundness = tokens(gold_candidates)
+        # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
+        found = lattice_homographies(seen.small, seen.scale)
+        shown = [settle(grey, gold, to_small @ first)[1] for first in found]
+        for _, first in sorted(zip(shown, found, strict=True), key=lambda pair: -pair[0]):
+            yield first, None, candidates, roundness
+
+    # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
+    # first bases may each miss one of them, and every spread quadruple is tried, on the blobs and
+    # then on the circles; where many blobs of gold colour crowd the tokens out, more blobs; where
+    # the gold still fails, the grid's own lines, which must then confirm the fit, and the board's
+    # outline.
+    passes = (
+        (partial(layouts, gold_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (
+            partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES),
+            MIN_CROSSINGS,
+            FoundBy.GOLD,
+        ),
+        (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
+        (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
+    )
+    for starts, least, way in passes:
+        for first, hits, candidates, roundness in starts():
+            refined, crossings, looked_for = refine_on_grid(image, first)
+            if crossings < MIN_CROSSINGS:
+                continue
+            move, gold_sum = settle(grey, gold, to_small @ refined)
+            if gold_sum < MIN_GOLD_SUM:
+                own = gold_under_board_light(seen, gold_bgr, to_small @ refined)
+                move, gold_sum = settle(grey, own, to_small @ refined)
+            if gold_sum < MIN_GOLD_SUM:
+                continue
+            if not np.allclose(move, np.eye(3)):
+                refined, crossings, looked_for = refine_on_grid(image, refined @ move)
+                hits = None
+            if hits is None:
+                hits = gold_hits(refined, candidates)
+            if crossings < least or lines_beyond(grey, to_small @ refined) > MAX_LINES_BEYOND:
+                continue
+            fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
+            if best is None or fit.crossings > best.crossings:
+                best = fit
+            if crossings >= CONFIRMING_CROSSINGS:
+                break
+        if best is not None and best.crossings >= MIN_CROSSINGS:
+            return best
+    return None

@@ -1,0 +1,206 @@
+"""Settle a board found on its printed grid: the grid repeats and is symmetric, the gold is not.
+
+A homography pulled onto the grid's crossings (:func:`vision.locate.grid.refine_on_grid`)
+may have locked on whole cells away from the board's true place, or with the
+board turned half round: every interior crossing looks like every other, and an
+8 x 5 grid turned half round is the same grid. Two things tell these apart:
+the printed lines stop at the grid's outer edge (its extent), and the 8 gold
+tokens lie on 8 cells of no symmetry. :func:`settle` weighs every whole-cell
+shift, turned or not, by both.
+
+>>> import numpy as np
+>>> [round(float(v)) for v in lattice_move(1, 0, half_turn=True) @ np.array([20.0, 20.0, 1.0])]
+[425, 245, 1]
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import COLS, GOLD_CELLS, ROWS
+from vision.geometry import BOARD_H_MM, BOARD_W_MM, GRID_LINE_MM, MARGIN_MM, PITCH_MM
+
+Image = npt.NDArray[np.uint8]
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+
+#: Shifts of up to this many cells either way are weighed.
+SHIFT_COLS = 4
+SHIFT_ROWS = 3
+#: The board and that much around it are seen at this many pixels a millimetre.
+PX_PER_MM = 2.0
+#: A line segment's middle is looked at, this far (mm) from its crossings, against the art this far
+#: (mm) either side of it.
+SEGMENT_END_MM = 8.0
+BESIDE_MM = (3.0, 5.0)
+#: Shifts whose lines show at least this share of the best one's are told apart by their gold.
+EXTENT_SHARE = 0.9
+#: Past the grid's edge a board's frame and a table's edge may cross some of its lines' paths: a
+#: high percentile of the segments there tells the lines going on (:func:`lines_beyond`).
+BEYOND_PERCENTILE = 65.0
+#: Each gold cell is looked at within this radius (mm) of its centre (a token's is 15 mm).
+GOLD_DISC_MM = 10.0
+
+_CELL_COLS = COLS + 2 * SHIFT_COLS
+_CELL_ROWS = ROWS + 2 * SHIFT_ROWS
+_ORIGIN_MM = np.array([SHIFT_COLS * PITCH_MM, SHIFT_ROWS * PITCH_MM])
+
+
+def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
+    """The map of board millimetres taking the board ``cols`` and ``rows`` cells along, after turning
+    it half round about its centre if ``half_turn``: a homography ``h`` becomes ``h @ move``."""
+    shift = np.array([[1.0, 0.0, cols * PITCH_MM], [0.0, 1.0, rows * PITCH_MM], [0.0, 0.0, 1.0]])
+    if not half_turn:
+        return shift
+    turn = np.array([[-1.0, 0.0, BOARD_W_MM], [0.0, -1.0, BOARD_H_MM], [0.0, 0.0, 1.0]])
+    return cast(FloatArray, shift @ turn)
+
+
+def around_view(image: Image, homography: FloatArray) -> Image:
+    """``image`` (``homography`` maps board mm to its pixels) seen from above, the board and the
+    shifts weighed around it, at :data:`PX_PER_MM`; what lies outside the photo is 0."""
+    to_mm = np.array(
+        [[1 / PX_PER_MM, 0.0, -_ORIGIN_MM[0]], [0.0, 1 / PX_PER_MM, -_ORIGIN_MM[1]], [0.0, 0.0, 1.0]]
+    )
+    size = (
+        round((BOARD_W_MM + 2 * _ORIGIN_MM[0]) * PX_PER_MM),
+        round((BOARD_H_MM + 2 * _ORIGIN_MM[1]) * PX_PER_MM),
+    )
+    return cast(
+        Image,
+        cv2.warpPerspective(
+            image,
+            homography @ to_mm,
+            size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0,
+        ),
+    )
+
+
+def _px(mm: float, origin: float) -> int:
+    return round((mm + origin) * PX_PER_MM)
+
+
+def line_presence(grey: Image) -> tuple[FloatArray, FloatArray]:
+    """How much each grid segment of :func:`around_view`'s lattice stands out darker than the art
+    beside it: vertical segments (line, cell row) and horizontal ones (line, cell column)."""
+    size = round(4 * GRID_LINE_MM * PX_PER_MM) | 1
+    hat = cv2.morphologyEx(
+        grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    ).astype(np.float32)
+    ox, oy = _ORIGIN_MM
+    vertical = _upright_presence(hat, _CELL_COLS + 1, _CELL_ROWS, ox, oy, SHIFT_COLS, SHIFT_ROWS)
+    # A horizontal line is an upright one of the image turned over its diagonal.
+    horizontal = _upright_presence(hat.T, _CELL_ROWS + 1, _CELL_COLS, oy, ox, SHIFT_ROWS, SHIFT_COLS)
+    return vertical, horizontal
+
+
+def _upright_presence(
+    hat: FloatImage,
+    lines: int,
+    cells: int,
+    origin_across: float,
+    origin_along: float,
+    shift_across: int,
+    shift_along: int,
+) -> FloatArray:
+    """:func:`line_presence` of the upright segments of ``hat``, whose pixel ``[i, j]`` lies at
+    ``j / PX_PER_MM - origin_across`` board mm across the lines and ``i / PX_PER_MM - origin_along``
+    along them, the board shifted up to ``shift_across`` and ``shift_along`` cells."""
+    near, far = (round(d * PX_PER_MM) for d in BESIDE_MM)
+    presence = np.zeros((lines, cells))
+    for k in range(lines):
+        x = _px(MARGIN_MM + (k - shift_across) * PITCH_MM, origin_across)
+        for j in range(cells):
+            top = MARGIN_MM + (j - shift_along) * PITCH_MM
+            ends = _px(top + SEGMENT_END_MM, origin_along), _px(top + PITCH_MM - SEGMENT_END_MM, origin_along)
+            band = hat[ends[0] : ends[1]]
+            presence[k, j] = _contrast(
+                band[:, x - 1 : x + 2], band[:, x - far : x - near], band[:, x + near : x + far]
+            )
+    return presence
+
+
+def _contrast(on: FloatImage, *beside: FloatImage) -> float:
+    if on.size == 0:
+        return 0.0
+    around = np.concatenate([b.ravel() for b in beside])
+    return float(on.mean() - (around.mean() if around.size else 0.0))
+
+
+def gold_presence(gold: Image) -> FloatArray:
+    """The share of gold within :data:`GOLD_DISC_MM` of each cell's centre in :func:`around_view`'s
+    lattice, ``gold`` being 1 where a pixel looks like gold: (cell row, cell column)."""
+    radius = round(GOLD_DISC_MM * PX_PER_MM)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)).astype(np.float32)
+    share = cv2.filter2D(gold.astype(np.float32), -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
+    ox, oy = _ORIGIN_MM
+    out = np.zeros((_CELL_ROWS, _CELL_COLS))
+    for j in range(_CELL_ROWS):
+        for k in range(_CELL_COLS):
+            x = MARGIN_MM + (k - SHIFT_COLS + 0.5) * PITCH_MM
+            y = MARGIN_MM + (j - SHIFT_ROWS + 0.5) * PITCH_MM
+            out[j, k] = share[_px(y, oy), _px(x, ox)]
+    return out
+
+
+def lines_beyond(grey: Image, homography: FloatArray) -> float:
+    """How strongly the grid's lines go on past its outer lines, for one cell, as a share of how
+    strongly they show on the grid: the :data:`BEYOND_PERCENTILE` of those segments of
+    :func:`line_presence` over the median of the grid's own.
+
+    A board's printed lines end at its grid's edge; a tiled table's go on (where the photo shows
+    more of it than a wall or a cloth), and its tiles can lock a grid fit as well as a board's lines
+    do. ``grey`` and ``homography`` as for :func:`settle`.
+    """
+    vertical, horizontal = line_presence(around_view(grey, homography))
+    columns, rows = slice(SHIFT_COLS, SHIFT_COLS + COLS + 1), slice(SHIFT_ROWS, SHIFT_ROWS + ROWS + 1)
+    on = np.r_[
+        vertical[columns, SHIFT_ROWS : SHIFT_ROWS + ROWS].ravel(),
+        horizontal[rows, SHIFT_COLS : SHIFT_COLS + COLS].ravel(),
+    ]
+    past = np.r_[
+        vertical[columns, [SHIFT_ROWS - 1, SHIFT_ROWS + ROWS]].ravel(),
+        horizontal[rows, [SHIFT_COLS - 1, SHIFT_COLS + COLS]].ravel(),
+    ]
+    return float(np.percentile(past, BEYOND_PERCENTILE) / max(float(np.median(on)), 1e-6))
+
+
+def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray, float]:
+    """The move (:func:`lattice_move`) putting a board locked on its grid by ``homography`` where
+    its lines end and its gold lies, and the gold's share summed over the 8 gold cells there.
+
+    ``grey`` and ``gold`` (1 where a pixel looks like gold) are the photo, or the photo reduced, that
+    ``homography`` maps board millimetres to. Among the shifts whose lines show nearly as well as
+    the best one's, the one putting the most gold on the gold cells is taken.
+    """
+    vertical, horizontal = line_presence(around_view(grey, homography))
+    golds = gold_presence(around_view(gold, homography))
+    shifts = [(c, r) for c in range(-SHIFT_COLS, SHIFT_COLS + 1) for r in range(-SHIFT_ROWS, SHIFT_ROWS + 1)]
+    extent = {}
+    for c, r in shifts:
+        k, j = c + SHIFT_COLS, r + SHIFT_ROWS
+        extent[c, r] = float(
+            vertical[k : k + COLS + 1, j : j + ROWS].sum() + horizontal[j : j + ROWS + 1, k : k + COLS].sum()
+        )
+    best_extent = max(extent.values())
+    rows = np.array([cell.row for cell in GOLD_CELLS])
+    cols = np.array([cell.col for cell in GOLD_CELLS])
+    choices = []
+    for (c, r), lines in extent.items():
+        # Measured from the best down, so that where no lines stand out (all darker art) the best
+        # is still among them.
+        if lines < best_extent - (1 - EXTENT_SHARE) * abs(best_extent):
+            continue
+        for half_turn in (False, True):
+            at_rows = (ROWS - 1 - rows if half_turn else rows) + r + SHIFT_ROWS
+            at_cols = (COLS - 1 - cols if half_turn else cols) + c + SHIFT_COLS
+            choices.append((float(golds[at_rows, at_cols].sum()), lines, c, r, half_turn))
+    gold_sum, _, c, r, half_turn = max(choices)
+    return lattice_move(c, r, half_turn), gold_sum

@@ -1,0 +1,285 @@
+"""Turn per-cell and per-slot probabilities into the most likely position the rules allow.
+
+The readers judge each element alone; the rules tie them together. Gold lies
+on the gold cells and nowhere else, and no warrior stands there; no territory
+is smaller than four cells; no colour has more warriors than its supply. Where
+the likeliest reading breaks one of these and a nearly as likely one does
+not, the allowed one wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS, GOLD_CELLS, GOLD_MASK, MIN_TERRITORY, SLOTS, TOTAL_PALISADES, Cell, Slot
+from engine.check import Problem
+from engine.position import Gold, Position, Warrior
+from engine.supply import supply_for
+from engine.walls import Walls
+from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.glare import DEFAULT as GLARE_DEFAULT
+from vision.read.glare import GlareParameters, doubt_under_glare
+from vision.read.slots import SlotReading
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Below this, an element is reported as uncertain.
+UNCERTAIN = 0.8
+#: Flip at most this many of the least certain slots looking for a legal set.
+MAX_SLOT_FLIPS = 2
+#: Only slots at least this uncertain are candidates for flipping.
+FLIPPABLE = 0.97
+
+
+@dataclass(frozen=True, eq=False)
+class Assembled:
+    """The position read, each element's confidence, and what to look at."""
+
+    position: Position
+    cell_confidence: FloatArray
+    slot_confidence: FloatArray
+    gold_confidence: dict[Cell, float]
+    warnings: tuple[Problem, ...] = field(default=())
+
+
+def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
+    walls = Walls.from_slots(SLOTS[i] for i in np.flatnonzero(chosen))
+    return any(territory.bit_count() < MIN_TERRITORY for territory in walls.territories)
+
+
+def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
+    """The likeliest palisade set with no territory under four cells and at most 35 palisades."""
+    chosen = probabilities > 0.5
+    confidence = np.where(chosen, probabilities, 1 - probabilities)
+    warnings: list[Problem] = []
+    order = np.argsort(confidence)
+    if chosen.sum() > TOTAL_PALISADES:
+        drop = [i for i in order if chosen[i]][: int(chosen.sum()) - TOTAL_PALISADES]
+        chosen[drop] = False
+    if _has_small_territory(chosen):
+        candidates = [int(i) for i in order[:8] if confidence[i] < FLIPPABLE]
+        best: tuple[float, tuple[int, ...]] | None = None
+        for flips in range(1, MAX_SLOT_FLIPS + 1):
+            for combo in combinations(candidates, flips):
+                trial = chosen.copy()
+                trial[list(combo)] ^= True
+                if _has_small_territory(trial):
+                    continue
+                cost = float(sum(np.log(confidence[i]) - np.log1p(-confidence[i] + 1e-9) for i in combo))
+                if best is None or cost < best[0]:
+                    best = (cost, combo)
+            if best is not None:
+                break
+        if best is not None:
+            chosen[list(best[1])] ^= True
+            for i in best[1]:
+                confidence[i] = 1 - confidence[i]
+            warnings.append(
+                Problem(
+                    "slot_changed_by_rules",
+                    "read a territory under 4 cells; took the next likeliest palisades instead: "
+                    + ", ".join(SLOTS[i].name for i in best[1]),
+                    palisades=tuple(SLOTS[i] for i in best[1]),
+                )
+            )
+    slots = frozenset(SLOTS[i] for i in np.flatnonzero(chosen))
+    return slots, confidence, warnings
+
+
+def choose_cells(
+    reading: CellReading, players: tuple[str, ...] | None
+) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
+    """A label per cell (column of ``reading.probabilities``), its confidence, and the players."""
+    probs = reading.probabilities.copy()
+    warnings: list[Problem] = []
+    colour_columns = {name: GOLD + 1 + k for k, name in enumerate(reading.colours)}
+    on_gold = np.array([bool(cell.bit & GOLD_MASK) for cell in CELLS])
+    # Gold only on the gold cells, and it never leaves them; warriors never stand there.
+    looks_gold = probs[on_gold, GOLD].copy()
+    column: int | None
+    if players is not None:
+        for name, column in colour_columns.items():
+            if name not in players:
+                probs[:, column] = 0.0
+    # Off the gold cells, whatever is there is a warrior of a player in play: what looked gold (a
+    # white warrior in warm light) or like a colour not in play goes to the players in proportion,
+    # not to "empty".
+    off = ~on_gold
+    token = 1.0 - probs[off, EMPTY]
+    players_part = probs[off, GOLD + 1 :]
+    probs[off, GOLD + 1 :] = (
+        players_part / np.maximum(players_part.sum(axis=1, keepdims=True), 1e-12) * token[:, None]
+    )
+    probs[off, GOLD] = 0.0
+    probs[on_gold, :] = 0.0
+    probs[on_gold, GOLD] = 1.0
+    probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+    labels = [int(np.argmax(row)) for row in probs]
+    seen = tuple(name for name, column in colour_columns.items() if column in labels)
+    # With the players named, each colour's supply is known; with them guessed from the colours
+    # seen, one misread cell could add a player and shrink everyone's supply, so only the largest
+    # supply (two players) bounds them.
+    limit = sum(supply_for(len(players) if players is not None else 2))
+    if players is None:
+        players = _guess_players(seen, reading.colours, warnings)
+    for name in players:
+        column = colour_columns.get(name)
+        if column is None:
+            continue
+        mine = [i for i, label in enumerate(labels) if label == column]
+        if len(mine) > limit:
+            mine.sort(key=lambda i: probs[i, column])
+            for i in mine[: len(mine) - limit]:
+                probs[i, column] = 0.0
+                labels[i] = int(np.argmax(probs[i]))
+            warnings.append(
+                Problem(
+                    "too_many_of_colour",
+                    f"read {len(mine)} {name} warriors, more than a supply of {limit}; "
+                    "the least certain were read as something else",
+                    cells=tuple(CELLS[i] for i in mine[: len(mine) - limit]),
+                )
+            )
+    confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
+    confidence[on_gold] = np.maximum(looks_gold, 0.5)
+    for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
+        if looks < 0.5:
+            warnings.append(
+                Problem("gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,))
+            )
+    return labels, confidence, players, warnings
+
+
+def _guess_players(
+    seen: tuple[str, ...], colours: tuple[str, ...], warnings: list[Problem]
+) -> tuple[str, ...]:
+    if len(seen) >= 2:
+        return seen
+    padded = seen + tuple(name for name in colours if name not in seen)[: 2 - len(seen)]
+    warnings.append(
+        Problem(
+            "players_guessed",
+            f"fewer than two colours on the board; assumed the players are {', '.join(padded)} "
+            "(name them with --players)",
+        )
+    )
+    return padded
+
+
+def doubt_glare(
+    cell_confidence: FloatArray,
+    slot_confidence: FloatArray,
+    glare: tuple[FloatArray, FloatArray],
+    parameters: GlareParameters = GLARE_DEFAULT,
+) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
+    """The confidences capped where glare hides a cell or slot (:func:`vision.glare.doubt_under_glare`),
+    the cells and slots so hidden, and one warning naming them all (none where nothing is hidden)."""
+    cell_glare, slot_glare = glare
+    cells = set(np.flatnonzero(cell_glare >= parameters.doubt_share).tolist())
+    slots = set(np.flatnonzero(slot_glare >= parameters.doubt_share).tolist())
+    warnings = []
+    if cells or slots:
+        names = [CELLS[i].name for i in sorted(cells)] + [SLOTS[i].name for i in sorted(slots)]
+        warnings.append(
+            Problem(
+                "glare",
+                "a lamp's reflection hides "
+                + ", ".join(names)
+                + ": check them on the board, or take the photo from where the lamp does not reflect",
+                cells=tuple(CELLS[i] for i in sorted(cells)),
+                palisades=tuple(SLOTS[i] for i in sorted(slots)),
+            )
+        )
+    return (
+        doubt_under_glare(cell_confidence, cell_glare, parameters),
+        doubt_under_glare(slot_confidence, slot_glare, parameters),
+        cells,
+        slots,
+        warnings,
+    )
+
+
+def assemble(
+    cells: CellReading,
+    slots: SlotReading,
+    gold_values: dict[Cell, tuple[int | None, float]],
+    *,
+    players: tuple[str, ...] | None = None,
+    variant: str = "armadora",
+    glare: tuple[FloatArray, FloatArray] | None = None,
+    glare_parameters: GlareParameters = GLARE_DEFAULT,
+) -> Assembled:
+    """The position read, with rule-guided choices, confidences and warnings.
+
+    ``glare`` is the share of each cell and each slot under clipped glare
+    (:func:`vision.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
+    """
+    labels, cell_confidence, players, warnings = choose_cells(cells, players)
+    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities)
+    warnings += slot_warnings
+    glared_cells: set[int] = set()
+    glared_slots: set[int] = set()
+    if glare is not None:
+        cell_confidence, slot_confidence, glared_cells, glared_slots, hidden = doubt_glare(
+            cell_confidence, slot_confidence, glare, glare_parameters
+        )
+        warnings += hidden
+    names = ("empty", "gold", *cells.colours)
+    gold: list[Gold] = []
+    warriors: list[Warrior] = []
+    number: int | np.intp
+    for number, label in enumerate(labels):
+        cell = CELLS[number]
+        if label == GOLD:
+            value, _ = gold_values.get(cell, (None, 0.0))
+            gold.append(Gold(cell, value))
+        elif label != EMPTY:
+            warriors.append(Warrior(cell, names[label], None))
+    for number in np.flatnonzero(cell_confidence < UNCERTAIN):
+        if int(number) in glared_cells:
+            continue
+        cell = CELLS[int(number)]
+        warnings.append(
+            Problem(
+                "uncertain_cell",
+                f"{cell.name}: read as {names[labels[number]]}, but only {cell_confidence[number]:.0%} sure",
+                cells=(cell,),
+            )
+        )
+    for number in np.flatnonzero(cells.unexplained > 0.5):
+        cell = CELLS[int(number)]
+        warnings.append(
+            Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
+        )
+    for number in np.flatnonzero(slot_confidence < UNCERTAIN):
+        if int(number) in glared_slots:
+            continue
+        slot = SLOTS[int(number)]
+        state = "a palisade" if slot in palisades else "no palisade"
+        warnings.append(
+            Problem(
+                "uncertain_slot",
+                f"{slot.name}: read as {state}, but only {slot_confidence[number]:.0%} sure",
+                palisades=(slot,),
+            )
+        )
+    gold_confidence = {
+        cell: min(conf, glare_parameters.doubtful) if cell.number in glared_cells else conf
+        for cell, (_, conf) in gold_values.items()
+    }
+    for cell, conf in gold_confidence.items():
+        if conf < UNCERTAIN and cell.number not in glared_cells:
+            value = gold_values[cell][0]
+            warnings.append(
+                Problem(
+                    "uncertain_gold",
+                    f"{cell.name}: gold read as {value}, but only {conf:.0%} sure",
+                    cells=(cell,),
+                )
+            )
+    position = Position(players, variant, tuple(gold), tuple(warriors), palisades)
+    return Assembled(position, cell_confidence, slot_confidence, gold_confidence, tuple(warnings))

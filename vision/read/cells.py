@@ -1,0 +1,268 @@
+"""Read each cell of the balanced top-down view: empty, gold, or a warrior of which colour.
+
+Only a disc at the cell's centre is looked at: every token covers it whatever
+its offset and turn, and a palisade leaning in from the cell's edge does not
+reach it. A cell is occupied when much of that disc no longer looks like the
+face printed there; the pixels that do not then vote for the token colour
+they are nearest. Pixels near none (a warrior's light emblem, a numeral's
+dark strokes) do not vote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TypeVar, cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS
+from vision.colour import chroma, shaded_distance
+from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
+from vision.logistic import fit_logistic, logistic, with_constant
+from vision.texture import fine_detail, texture_match
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+ScalarT = TypeVar("ScalarT", bound=np.generic)
+
+#: Radius of the disc read at each cell's centre: a 32 mm warrior 5 mm off centre and turned 15
+#: degrees still covers 9 mm around it.
+READ_RADIUS_MM = 12.0
+SAMPLE_STEP = 2
+#: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
+FACE_LIMIT = 0.22
+FACE_BLUR_PX = 0.8
+TOKEN_MARGIN = 0.0
+#: A covered pixel this much brighter than the face under it, of no token colour, is an emblem.
+LIGHT_RATIO = 1.25
+#: A covered pixel further than this from every token colour does not vote (emblems, numerals).
+VOTE_LIMIT = 0.42
+#: Each colour starts with this many votes (a pixel each): a disc with no colour in it gets even shares.
+PRIOR_VOTES = 0.5
+#: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
+MIN_SATURATION = 0.15
+
+EMPTY, GOLD = 0, 1
+
+
+@dataclass(frozen=True, eq=False)
+class CellReading:
+    """Per cell (40 rows, in cell number order) the probability of each label.
+
+    Columns: ``EMPTY``, ``GOLD``, then one per colour of ``colours``, in order.
+    ``votes`` holds the share of the disc covered, then each target's share of
+    the votes; ``unexplained`` the share of the disc covered by something of no
+    known colour (high where something hides the cell).
+    """
+
+    colours: tuple[str, ...]
+    probabilities: FloatArray
+    votes: FloatArray
+    unexplained: FloatArray
+
+    def label(self, number: int) -> str:
+        index = int(np.argmax(self.probabilities[number]))
+        return ("empty", "gold", *self.colours)[index]
+
+
+@cache
+def _disc_offsets(view: FaceRaster, radius_mm: float) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    r = radius_mm * view.px_per_mm
+    # Every other pixel each way: shares over a quarter of the disc are as good, four times cheaper.
+    reach = int(np.ceil(r)) // SAMPLE_STEP * SAMPLE_STEP
+    span = np.arange(-reach, reach + 1, SAMPLE_STEP)
+    dy, dx = np.meshgrid(span, span, indexing="ij")
+    inside = dx * dx + dy * dy <= r * r
+    return dy[inside], dx[inside]
+
+
+def cell_coordinates(
+    view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rows and columns of the disc of pixels at each cell's centre: each shape (40, pixels)."""
+    dy, dx = _disc_offsets(view, radius_mm)
+    centres = np.array([view.to_px(*cell_centre_mm(cell)) for cell in CELLS])
+    ys = np.round(centres[:, 1:2]).astype(np.intp) + dy[None, :]
+    xs = np.round(centres[:, 0:1]).astype(np.intp) + dx[None, :]
+    return ys, xs
+
+
+def cell_pixels(
+    image: npt.NDArray[ScalarT], view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
+) -> npt.NDArray[ScalarT]:
+    """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
+    ys, xs = cell_coordinates(view, radius_mm)
+    pixels: npt.NDArray[ScalarT] = image[ys, xs]
+    return pixels
+
+
+def _face_distance(
+    photo_px: FloatImage, face: FloatImage, view: FaceRaster, glare: FloatImage | None
+) -> FloatImage:
+    """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
+    best: FloatImage | None = None
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view)
+            distance = shaded_distance(photo_px, shifted, glare=glare)
+            best = distance if best is None else np.minimum(best, distance)
+    assert best is not None
+    return best
+
+
+@dataclass(frozen=True, eq=False)
+class CellSigns:
+    """What each cell's disc shows (40 rows): the signs weighed for occupancy, and the colour votes."""
+
+    features: FloatArray
+    shares: FloatArray
+    #: Per target (columns as ``targets``): the share of the disc's visible pixels unlike the face
+    #: and near that target's own colour.
+    near: FloatArray
+
+
+#: The columns of :attr:`CellSigns.features`.
+FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare", "face_match", "face_detail")
+
+#: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
+#: (``armadora bench fit TUNING_DIR`` prints them again).
+WEIGHTS: tuple[float, ...] = (
+    6.656, 1.769, 4.811, -2.444, 0.023, -13.609, 0.812,
+    4.039,
+)  # fmt: skip
+
+
+def cell_signs(
+    balanced: FloatImage,
+    face: FloatImage,
+    targets: dict[str, FloatImage],
+    view: FaceRaster = CANONICAL,
+    glare: FloatImage | None = None,
+    hidden: npt.NDArray[np.bool_] | None = None,
+    white: npt.ArrayLike = (1.0, 1.0, 1.0),
+    ignore: tuple[FloatImage, ...] = (),
+    details: tuple[FloatImage, FloatImage] | None = None,
+) -> CellSigns:
+    """The signs of a token on each cell's disc, and the share of colour votes for each target.
+
+    ``targets`` are the gold's colour, then each player's (as
+    :func:`vision.scan.token_colours` gives them).
+
+    Signs, as shares of the disc's visible pixels: unlike the face (or more
+    like a token than the face); of a token's colour; light and unlike the
+    face (an emblem); and, for how far to trust them, how dark the face is
+    there and how much glare. Then how well the art's fine texture shows
+    through (:func:`vision.texture.texture_match`) and how much texture the art has there.
+    The colour votes are :func:`colour_shares`, and beside them, per target, the share of pixels
+    near its colour with shade allowed (:attr:`CellSigns.near`: white and black have no colour
+    to vote with, but are far apart in it); ``white`` is the colour of
+    glare in ``balanced`` (:class:`vision.read.rectify.Balanced`); pixels nearer
+    one of the ``ignore`` colours (the palisades' wood, leaning over the
+    cell) than to every target do not vote. ``details`` is
+    :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
+    """
+    photo_px = cell_pixels(balanced, view)
+    face_px = cell_pixels(face, view)
+    glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
+    face_px_distance = _face_distance(
+        photo_px, cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)), view, glare_px
+    )
+    to_target = np.stack(
+        [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
+    )
+    nearest_distance = np.min(to_target, axis=-1)
+    covered = (face_px_distance > FACE_LIMIT) | (nearest_distance + TOKEN_MARGIN < face_px_distance)
+    seen = np.ones(covered.shape, bool) if hidden is None else ~cell_pixels(hidden[..., None], view)[..., 0]
+    covered &= seen
+    visible = np.maximum(seen.sum(axis=1), 1)
+    near_each = covered[..., None] & (to_target < VOTE_LIMIT)
+    votes_for = near_each.any(axis=-1)
+    light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
+    match, face_detail = texture_match(
+        *(details or fine_detail(balanced, face)), *cell_coordinates(view), seen
+    )
+    features = np.column_stack(
+        [
+            covered.sum(axis=1) / visible,
+            votes_for.sum(axis=1) / visible,
+            light.sum(axis=1) / visible,
+            1.0 - face_px.sum(axis=-1).mean(axis=1) / 3,
+            np.zeros(len(CELLS)) if glare_px is None else glare_px.mean(axis=1),
+            match,
+            face_detail,
+        ]
+    )
+    voting = covered
+    for other in ignore:
+        voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
+    shares = colour_shares(photo_px, voting, tuple(targets.values()), white)
+    near = near_each.sum(axis=1) / visible[:, None]
+    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64))
+
+
+def colour_shares(
+    pixels: FloatImage, voting: npt.NDArray[np.bool_], targets: tuple[FloatImage, ...], white: npt.ArrayLike
+) -> FloatArray:
+    """Per disc (rows of ``pixels``), the share of its ``voting`` pixels going to each target.
+
+    The first target is the gold's: its share is of the pixels nearer it than
+    any other. The rest share what is left between them, each pixel voting for
+    the nearest of them alone: a warrior's colour washed towards gold still
+    tells which warrior it is. Colours are compared by their
+    :func:`vision.colour.chroma`'s direction, so that glare and shade do not
+    turn one into another; a pixel with too little colour left (a pale
+    emblem, a washed-out patch, a grey shadow) does not vote.
+    """
+    colour = chroma(pixels, white)
+    saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
+    voting = voting & (saturation >= MIN_SATURATION)
+    directions = np.stack([chroma(target, white) for target in targets])
+    directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
+    alike = colour @ directions.T
+
+    def votes(nearest: npt.NDArray[np.intp], count: int) -> FloatArray:
+        tally = np.stack([(voting & (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
+        shares: FloatArray = (tally + PRIOR_VOTES) / (tally.sum(axis=1, keepdims=True) + PRIOR_VOTES * count)
+        return shares
+
+    gold = votes(np.argmax(alike, axis=-1), len(targets))[:, :1]
+    players = votes(np.argmax(alike[..., 1:], axis=-1), len(targets) - 1)
+    return np.concatenate([gold, (1 - gold) * players], axis=1).astype(np.float64)
+
+
+def model_inputs(features: FloatArray) -> FloatArray:
+    """The occupancy model's inputs: the features and a constant.
+
+    Interactions (each sign scaled by the glare or the face's darkness) did
+    worse when fitted on one half of the tuning photos and tried on the other.
+    """
+    return with_constant(features)
+
+
+def occupied_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:
+    """P(a token on the cell) for each row of :attr:`CellSigns.features`."""
+    return logistic(model_inputs(features), weights)
+
+
+def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+    """Weights for :func:`occupied_probability`, fitted to cells whose truth is known."""
+    return fit_logistic(model_inputs(features), labels)
+
+
+def read_cells(signs: CellSigns, colours: tuple[str, ...], occupied: FloatArray | None = None) -> CellReading:
+    """Label probabilities for the 40 cells from their :func:`cell_signs`.
+
+    Whether a cell holds anything comes from the signs through :data:`WEIGHTS`
+    (or from ``occupied``, where another reader judged it); what it holds is
+    whichever target colour most of its covered pixels are (``colours`` names
+    the players' ones, after gold, in the targets' order).
+    """
+    if occupied is None:
+        occupied = occupied_probability(signs.features)
+    probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
+    votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
+    unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
+    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained)

@@ -1,0 +1,123 @@
+"""Where a lamp's reflection clipped the photo: missing data, read as doubt.
+
+A glossy card under a lamp reflects it. Where the reflection is brighter than
+the camera can record, the pixels sit at the top of the photo's range in every
+channel, and the art, tokens and sticks under them are gone. No reader can see
+through that, and a reader fitted on other photos has no way to know what it
+does not see. So the scanner does not read such pixels: a cell or a slot that
+is largely under clipped glare is reported doubtful, whatever its reader said,
+so that the player looks at it instead of trusting it.
+
+Clipping is a property of the photo's own encoding (its 8-bit ceiling), not a
+level fitted on any set of photos.
+
+>>> import numpy as np
+>>> face = np.full((530, 800, 3), 120, np.uint8)
+>>> face[40:130, 310:400] = 255  # a highlight over d5, the gold cell at [0, 3]
+>>> cells, slots = clipped_shares(clipped_mask(face))
+>>> round(float(cells[3]), 2), round(float(cells[0]), 2)
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS, SLOTS
+from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm, slot_segment_mm
+
+Image = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class GlareParameters:
+    """How clipped glare is found and what it does to the readings' confidence."""
+
+    #: A channel this near the top of the 8-bit range (255) has clipped: JPEG's rounding and a
+    #: phone's tone curve keep a clipped highlight a few levels under 255.
+    ceiling: int = 247
+    #: This many channels at the ceiling make a pixel lost; one clipped channel only tints it.
+    channels: int = 2
+    #: Clipped specks narrower than this (a bright emblem, a numeral's stroke) are not glare.
+    min_width_mm: float = 1.5
+    #: The part of a cell's inner square, or of a slot's band, under glare that makes it doubtful.
+    doubt_share: float = 0.2
+    #: The confidence a reading under glare is given at most: under the page's 0.8, so it is marked.
+    doubtful: float = 0.7
+    #: Half the width of the band along a grid line where a palisade would stand and lean.
+    slot_half_width_mm: float = 6.0
+    #: A cell's square is read this far inside its edges (the lines and palisades beside it aside).
+    cell_inset_mm: float = 5.0
+
+
+DEFAULT = GlareParameters()
+
+
+def clipped_mask(topdown: Image, parameters: GlareParameters = DEFAULT, view: FaceRaster = CANONICAL) -> Mask:
+    """Which pixels of a top-down BGR view of the board (``view``'s raster) are clipped glare.
+
+    >>> view = np.zeros((530, 800, 3), np.uint8)
+    >>> view[10:20, 10:20] = 255
+    >>> view[100, 100] = 255  # one pixel: a speck, not glare
+    >>> int(clipped_mask(view).sum())
+    100
+    """
+    at_ceiling = (topdown >= parameters.ceiling).sum(axis=-1) >= parameters.channels
+    width = max(1, round(parameters.min_width_mm * view.px_per_mm))
+    kernel = np.ones((width, width), np.uint8)
+    opened = cv2.morphologyEx(at_ceiling.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    mask: Mask = opened.astype(bool)
+    return mask
+
+
+def clipped_shares(
+    mask: Mask, parameters: GlareParameters = DEFAULT, view: FaceRaster = CANONICAL
+) -> tuple[FloatArray, FloatArray]:
+    """The share of each cell's inner square (40, in :data:`engine.board.CELLS` order) and of each
+    slot's band (67, in :data:`engine.board.SLOTS` order) that ``mask`` marks."""
+    s = view.px_per_mm
+    integral = cv2.integral(mask.astype(np.uint8))
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        c0, r0, c1, r1 = (max(0, round(v * s)) for v in (x0, y0, x1, y1))
+        c1, r1 = min(c1, mask.shape[1]), min(r1, mask.shape[0])
+        area = max(1, (c1 - c0) * (r1 - r0))
+        total = integral[r1, c1] - integral[r0, c1] - integral[r1, c0] + integral[r0, c0]
+        return float(total / area)
+
+    inset = parameters.cell_inset_mm
+    cells = np.array(
+        [
+            share(x + inset, y + inset, x + PITCH_MM - inset, y + PITCH_MM - inset)
+            for x, y in (cell_origin_mm(cell) for cell in CELLS)
+        ]
+    )
+    half = parameters.slot_half_width_mm
+    bands = []
+    for slot in SLOTS:
+        (x0, y0), (x1, y1) = slot_segment_mm(slot)
+        # The stick covers the middle of its line, not the crossings at either end.
+        if slot.vertical:
+            bands.append(share(x0 - half, y0 + half, x0 + half, y1 - half))
+        else:
+            bands.append(share(x0 + half, y0 - half, x1 - half, y0 + half))
+    return cells, np.array(bands)
+
+
+def doubt_under_glare(
+    confidence: FloatArray, shares: FloatArray, parameters: GlareParameters = DEFAULT
+) -> FloatArray:
+    """``confidence`` capped at :attr:`GlareParameters.doubtful` where glare covers at least
+    :attr:`GlareParameters.doubt_share` of the element.
+
+    >>> doubt_under_glare(np.array([0.99, 0.99, 0.6]), np.array([0.0, 0.5, 0.5])).tolist()
+    [0.99, 0.7, 0.6]
+    """
+    lost = shares >= parameters.doubt_share
+    return np.where(lost, np.minimum(confidence, parameters.doubtful), confidence)

@@ -1,0 +1,186 @@
+"""``armadora bench fit DIR``: fit the readers' weights on a tuning folder (never the test set).
+
+Apart from the product's path: the readers only load what this writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
+from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
+from vision.load import PhotoError
+from vision.locate.features import NoBoardError
+from vision.looks import Looks, reference_looks
+from vision.scan import BoardView
+
+
+@dataclass
+class TrainingData:
+    """Every board photo's signs with their truths: slots, cells off gold against the face, and the
+    cells off gold whose art the profile never saw, by warrior pictures
+    (:func:`vision.read.tokens.hidden_signs`, where the profile has them)."""
+
+    slot_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    slot_y: list[list[bool]] = field(default_factory=list)
+    cell_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    cell_y: list[list[bool]] = field(default_factory=list)
+    hidden_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    hidden_y: list[list[bool]] = field(default_factory=list)
+
+    def stacked(self, name: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """The examples of ``"slots"``, ``"cells"`` or ``"hidden"``, and their truths."""
+        x, y = {
+            "slots": (self.slot_x, self.slot_y),
+            "cells": (self.cell_x, self.cell_y),
+            "hidden": (self.hidden_x, self.hidden_y),
+        }[name]
+        return np.vstack(x), np.concatenate(y).astype(bool)
+
+
+Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Looks] | None"]
+
+
+def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
+    """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
+    from vision.load import read_photo
+    from vision.read.cells import occupied_probability
+    from vision.scan import hidden_cells, picture_signs, view_cell_signs, view_slot_features
+
+    data = TrainingData()
+    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
+    numbers = [cell.number for cell in off_gold]
+    for photo, truth_path in pairs:
+        truth = json.loads(truth_path.read_text())
+        if not truth.get("board", True):
+            continue
+        try:
+            seen = see(read_photo(photo).image, truth)
+        except (NoBoardError, PhotoError):
+            continue
+        if seen is None:
+            continue
+        view, profile = seen
+        palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
+        data.slot_x.append(view_slot_features(view, profile))
+        data.slot_y.append([slot in palisades for slot in SLOTS])
+        signs = view_cell_signs(view, profile, palisades)
+        occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
+        truths = [tuple(cell) in occupied for cell in off_gold]
+        data.cell_x.append(signs.features[numbers])
+        data.cell_y.append(truths)
+        hidden = [cell for cell in hidden_cells(profile) if cell in off_gold]
+        if profile.tokens and hidden:
+            face_reading = occupied_probability(signs.features)
+            asked = [cell.number for cell in hidden]
+            data.hidden_x.append(picture_signs(view, profile, signs, asked, face_reading)[1])
+            data.hidden_y.append([tuple(cell) in occupied for cell in hidden])
+    return data
+
+
+def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Every off-gold cell's :func:`vision.learn.pieces.warrior_signs` and whether a warrior is there, on
+    each board photo whose board :func:`vision.learn.improvise.board_face` finds."""
+    from vision.learn.improvise import board_face
+    from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, face_looks
+    from vision.load import read_photo
+
+    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
+    signs: list[npt.NDArray[np.float64]] = []
+    labels: list[bool] = []
+    for photo, truth_path in pairs:
+        truth = json.loads(truth_path.read_text())
+        if not truth.get("board", True):
+            continue
+        try:
+            seen = board_face(read_photo(photo).image)
+        except PhotoError:
+            continue
+        if seen is None:
+            continue
+        occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
+        signs.append(face_looks(seen.face, off_gold, FACE_VIEW))
+        labels += [tuple(cell) in occupied for cell in off_gold]
+    return np.vstack(signs) if signs else np.zeros((0, len(WARRIOR_SIGNS))), np.array(labels, bool)
+
+
+Model = Callable[..., npt.NDArray[np.float64]]
+
+
+def _fit(data: TrainingData, examples: str, where: str, name: str, **options: Any) -> None:
+    """Fit one model on ``data``'s ``examples`` and print its weights as ``where`` holds them."""
+    from vision.read import cells, slots, tokens
+
+    models: dict[str, tuple[Model, Model]] = {
+        "slots": (slots.fit_weights, slots.palisade_probability),
+        "cells": (cells.fit_weights, cells.occupied_probability),
+        "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
+    }
+    _print_fit(*data.stacked(examples), *models[examples], where, name, **options)
+
+
+def _print_fit(
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.bool_],
+    fit: Model,
+    model: Model,
+    where: str,
+    name: str,
+    **options: Any,
+) -> None:
+    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; print them as ``where`` holds them."""
+    weights = fit(x, y, **options)
+    wrong = int(((model(x, weights) > 0.5) != y).sum())
+    print(f"# {where}: fitted on {len(y)} examples; {wrong} wrong on that same set")
+    print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+
+
+def main_fit(folder: Path, learn: Learner) -> int:
+    """Fit the readers' models on a tuning folder; print the weights to paste into the readers.
+
+    A folder of the reference kit refits the slot and cell models. A folder of other copies
+    (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: how a
+    warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`), and the readers with the
+    profile learnt from each setup photo and with the profile improvised from each photo. The
+    improvised readers' signs depend on how a warrior looks: paste its weights first, then fit again.
+    """
+    from vision.read.tokens import WEIGHED
+    from vision.scan import board_view, improvised_view
+
+    pairs = photos_with_truth(folder)
+    copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
+    if not copies:
+        reference = reference_looks()
+        data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
+        _fit(data, "slots", "vision/read/slots.py", "WEIGHTS")
+        _fit(data, "cells", "vision/read/cells.py", "WEIGHTS")
+        return 0
+    from vision.learn.pieces import fit_warrior_weights, warrior_probability
+
+    _print_fit(
+        *warrior_data(pairs),
+        fit_warrior_weights,
+        warrior_probability,
+        "vision/learn/pieces.py",
+        "WARRIOR_WEIGHTS",
+    )
+    learnt: dict[str, Looks] = {}
+
+    def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Looks]:
+        copy = truth["copy"]
+        if copy not in learnt:
+            learnt[copy] = learn((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), copy)
+        return board_view(image, learnt[copy]), learnt[copy]
+
+    for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):
+        data = training_data(pairs, see)
+        _fit(data, "slots", "vision/read/slots.py", f"{label}_WEIGHTS")
+        _fit(data, "hidden", "vision/read/tokens.py", f"{label}_WEIGHTS", weighed=WEIGHED[label.lower()])
+    return 0
