@@ -34,6 +34,7 @@ from vision.learn.pieces import (
     READ_VIEW,
     bgr_to_rgb,
     dominant_colour,
+    face_looks,
     fill_tokens,
     find_token,
     gold_colour,
@@ -41,6 +42,7 @@ from vision.learn.pieces import (
     place_by_colour,
     token_image,
     top_down,
+    warrior_probability,
 )
 from vision.load import load_photo
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
@@ -162,11 +164,12 @@ def calibrate_image(
     # Gold is gold in every copy, near enough: how the reference kit's gold shows here is the
     # setup's light, to name colours and to guess how the palisades' wood will show.
     white = gold / (gold_bgr / 255)
-    colours_bgr = _corner_colours(pixels, white)
+    face = top_down(image, fit.homography, FACE_VIEW)
+    looks = warrior_probability(face_looks(face, list(CORNERS), FACE_VIEW))
+    colours_bgr = _corner_colours(pixels, white, looks)
     colours = _name_colours(colours_bgr, white, players)
     timing["read"] = 1000 * (time.perf_counter() - clock)
     clock = time.perf_counter()
-    face = top_down(image, fit.homography, FACE_VIEW)
     placed = [
         place_by_colour(face, cell, colour, FACE_VIEW) or find_token(face, cell, FACE_VIEW)
         for cell, colour in zip(CORNERS, colours_bgr, strict=False)
@@ -233,11 +236,14 @@ def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
         )
 
 
-def _corner_colours(pixels: Floats, white: FloatArray) -> list[FloatArray]:
+def _corner_colours(pixels: Floats, white: FloatArray, looks: FloatArray) -> list[FloatArray]:
     """The colour of the warrior on each corner in turn, stopping at the first empty corner.
 
     A corner holds a warrior when much of its disc is of colours rare on the board's empty cells, or
-    it is far more of one colour than any empty cell (a white warrior on pale art).
+    it is far more of one colour than any empty cell (a white warrior on pale art), or it looks like
+    a warrior whatever its colours (``looks``, P(a warrior) on each corner by its square outline
+    and flat back, :func:`vision.learn.pieces.warrior_probability`): a white warrior under a lamp's
+    glare is of the same washed-out colours as the art around it.
     """
     corner_numbers = {cell.number for cell in CORNERS}
     gold_numbers = {cell.number for cell in GOLD_CELLS}
@@ -246,7 +252,7 @@ def _corner_colours(pixels: Floats, white: FloatArray) -> list[FloatArray]:
     frequency = np.bincount(bins, minlength=16**3) / max(len(bins), 1)
     uniform_empty = float(np.percentile([dominant_colour(pixels[n])[1] for n in empty], 90))
     found: list[FloatArray] = []
-    present = []
+    present: list[bool] = []
     for cell in CORNERS:
         disc = pixels[cell.number]
         disc_bins = _colour_bins(disc, white)
@@ -255,7 +261,7 @@ def _corner_colours(pixels: Floats, white: FloatArray) -> list[FloatArray]:
         rare = float(((on_empty < RARE_FREQUENCY) | (RARE_RATIO * on_empty < here)).mean())
         colour, uniform = dominant_colour(disc)
         plain = uniform_empty < UNIFORM_CAP and uniform >= min(uniform_empty + UNIFORM_MARGIN, UNIFORM_CAP)
-        present.append(rare >= RARE_SHARE or plain)
+        present.append(rare >= RARE_SHARE or plain or bool(looks[len(present)] > 0.5))
         found.append(colour)
     count = present.index(False) if False in present else len(present)
     if count < 2 or any(present[count:]):

@@ -22,8 +22,8 @@ from calibration.profile import (
     load_profile,
     save_profile,
 )
-from calibration.setup import CORNERS, Calibration, SetupError, calibrate
-from engine.board import SLOTS, Cell
+from calibration.setup import CORNERS, Calibration, SetupError, _corner_colours, calibrate
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
 from vision.bench.accuracy import photos_with_truth
 from vision.bench.metrics import compare
 from vision.colour_names import colour_name, unique_names
@@ -147,6 +147,31 @@ def test_a_bad_setup_is_refused_saying_what_is_missing(
         calibrate(setup_photo(*corners, gold_elsewhere=gold_elsewhere).data)
     assert refused.value.code.startswith(code) or refused.value.code == "no_board"
     assert words in str(refused.value)
+
+
+def _setup_discs(corners: list[tuple[float, float, float]], washed: int) -> np.ndarray:
+    """Cell discs (BGR, white 1) of a setup: mottled art, ``washed`` empty cells lost to glare's
+    white, and on the corners in turn the colours ``corners`` (the rest bare art)."""
+    rng = np.random.default_rng(3)
+    discs = rng.uniform(0.2, 0.6, (len(CELLS), 200, 3)) * np.array([0.5, 0.8, 0.9])
+    empty = [c.number for c in CELLS if c not in CORNERS and c not in GOLD_CELLS]
+    discs[empty[:washed]] = 0.97
+    for cell, bgr in zip(CORNERS, corners, strict=False):
+        discs[cell.number] = np.asarray(bgr) + rng.normal(0, 0.01, (200, 3))
+    return discs
+
+
+def test_a_corner_warrior_as_white_as_the_glare_on_the_art_is_told_by_its_looks() -> None:
+    # Glare washes several empty cells to white: a white warrior's colour is then neither rare on
+    # the art nor plainer than it, and only its square outline and flat back tell it.
+    corners = [(0.75, 0.7, 0.2), (0.2, 0.2, 0.8), (0.15, 0.15, 0.15), (0.96, 0.96, 0.96)]
+    discs = _setup_discs(corners, washed=6)
+    white = np.ones(3)
+    assert len(_corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.02]))) == 3
+    found = _corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.99]))
+    assert len(found) == 4 and found[3].min() > 0.9
+    # Bare art that does not look like a warrior stays an empty corner.
+    assert len(_corner_colours(_setup_discs(corners[:2], washed=6), white, np.array([1, 1, 0.02, 0.02]))) == 2
 
 
 def test_a_two_player_setup_leaves_the_last_corners_empty() -> None:
