@@ -26,6 +26,8 @@ from vision.locate import NoBoardError
 from vision.metrics import compare
 from vision.scan import scan
 
+pytestmark = pytest.mark.slow  # reads every sample photo at full size
+
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 BOARD_SAMPLES = sorted(
     path

@@ -117,6 +117,7 @@ def test_locate_finds_a_turned_and_tilted_board() -> None:
     assert error < 3.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("corners", "reason"),
     [
@@ -131,6 +132,7 @@ def test_locate_says_why_there_is_no_usable_board(corners: list[list[float]], re
     assert caught.value.reason == reason
 
 
+@pytest.mark.slow
 def test_locate_refuses_a_photo_without_a_board() -> None:
     rng = np.random.default_rng(1)
     table = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3), dtype=np.uint8), (0, 0), 3)

@@ -820,6 +820,7 @@ def test_the_engines_commands_load_no_opencv_numpy_or_pillow(argv: tuple[str, ..
     assert not loaded & {"cv2", "numpy", "PIL", "numba", "flask", "vision", "calibration"}, sorted(loaded)
 
 
+@pytest.mark.slow
 def test_a_photo_command_loads_opencv_only_when_it_runs() -> None:
     out, loaded = _loaded("scan", "--help")
     assert "usage: armadora scan" in out
