@@ -6,7 +6,7 @@ the palisades. The reference kit's profile ships with the project
 (:func:`default_profile`); a setup photo of another copy makes another.
 
 On disk a profile is one JSON document with its images inside as base64
-JPEG, so that one file carries everything (``calibration/FORMAT.md``
+JPEG, so that one file carries everything (``docs/profile-format.md``
 documents it). Version 2 adds what a setup photo teaches beyond the face and
 colours: each colour's warrior as seen from above (``tokens``) and the cells
 whose art the setup's tokens hid (``hidden_cells``). Version 1 files still load. A profile

@@ -1,6 +1,6 @@
 """Learn a copy of the game from one setup photo: its board's face, its colours, its gold.
 
-The setup (board-spec.md, Calibration) is the board with its 8 gold tokens on
+The setup (``docs/kit.md``, the setup photo) is the board with its 8 gold tokens on
 the gold cells, no palisade, and one face-down warrior of each colour in play
 on the corner cells a5, h5, a1, h1 (``[0,0]``, ``[0,7]``, ``[4,0]``,
 ``[4,7]``), in turn order. The board is found without knowing its art, by its

@@ -1,4 +1,4 @@
-"""The position JSON (``shared/position-format.md``) as an immutable value type.
+"""The position JSON (``docs/position-format.md``) as an immutable value type.
 
 >>> pos = Position.from_json({
 ...     "variant": "armadora",

@@ -6,12 +6,13 @@ Photos are rendered from the tuning copies only (:data:`vision.worlds.raster.cop
 from __future__ import annotations
 
 import json
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from renders import Renders
 
 import vision.scan
 from calibration.profile import (
@@ -62,28 +63,35 @@ COPY = TUNING_COPIES[4]  # two close greens among its colours
 SIZE = (3200, 2400)
 
 
-@cache
-def setup_photo(*colours: str | None, gold_elsewhere: bool = False) -> RenderedPhoto:
-    gold = [Cell(0, 2), Cell(1, 1), Cell(1, 5), Cell(1, 7), Cell(3, 0), Cell(3, 4), Cell(4, 2), Cell(4, 6)]
-    return render_setup(
-        7,
-        COPY,
-        colours or None,
-        gold_cells=gold if gold_elsewhere else None,
-        size=SIZE,
-        quality=92,
-        tilt_deg=20.0,
-    )
+@pytest.fixture(scope="session")
+def setup_photo(renders: Renders) -> Callable[..., RenderedPhoto]:
+    """``setup_photo(*corner_colours, gold_elsewhere=False)``: a setup photo of COPY (its own colours
+    in turn order when none are given), rendered once a session."""
+    gold = (Cell(0, 2), Cell(1, 1), Cell(1, 5), Cell(1, 7), Cell(3, 0), Cell(3, 4), Cell(4, 2), Cell(4, 6))
+
+    def photo(*colours: str | None, gold_elsewhere: bool = False) -> RenderedPhoto:
+        return renders.setup(
+            7,
+            COPY,
+            colours or None,
+            gold_cells=gold if gold_elsewhere else None,
+            size=SIZE,
+            quality=92,
+            tilt_deg=20.0,
+        )
+
+    return photo
 
 
-@cache
-def learnt() -> Calibration:
+@pytest.fixture(scope="session")
+def learnt(setup_photo: Callable[..., RenderedPhoto]) -> Calibration:
+    """What COPY's setup photo teaches."""
     return calibrate(setup_photo().data, name=COPY.name)
 
 
-def test_a_setup_photo_teaches_the_copys_colours_in_turn_order() -> None:
-    result = learnt()
-    profile = result.profile
+@pytest.mark.slow
+def test_a_setup_photo_teaches_the_copys_colours_in_turn_order(learnt: Calibration) -> None:
+    profile = learnt.profile
     assert profile.kind == "learnt"
     assert len(profile.colours) == 4
     assert set(profile.tokens) == set(profile.colours)
@@ -92,12 +100,13 @@ def test_a_setup_photo_teaches_the_copys_colours_in_turn_order() -> None:
     for (name, rgb), hex_ in zip(profile.colours.items(), truth, strict=True):
         expected = tuple(int(hex_[i : i + 2], 16) for i in (1, 3, 5))
         assert max(abs(a - b) for a, b in zip(rgb, expected, strict=True)) < 60, (name, rgb, hex_)
-    assert result.gold_hits == 8 and result.crossings >= 40
+    assert learnt.gold_hits == 8 and learnt.crossings >= 40
     assert set(profile.hidden_cells) >= {"a5", "h5", "a1", "h1", "d5"}
     assert not profile.wood_seen
 
 
-def test_the_setup_photos_board_is_found_to_the_millimetre() -> None:
+@pytest.mark.slow
+def test_the_setup_photos_board_is_found_to_the_millimetre(setup_photo: Callable[..., RenderedPhoto]) -> None:
     photo = setup_photo()
     image = load_photo(photo.data, min_long_side=1 << 20).image
     truth, _ = cv2.findHomography(board_corners_mm(), np.array(photo.truth["render"]["corners_px"]))
@@ -109,6 +118,7 @@ def test_the_setup_photos_board_is_found_to_the_millimetre() -> None:
     assert np.abs(back - grid).max() < 0.6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [7, 8])
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_setup_on_snowy_art_counts_its_corners(seed: int, players: int) -> None:
@@ -121,12 +131,14 @@ def test_a_setup_on_snowy_art_counts_its_corners(seed: int, players: int) -> Non
     assert next(iter(profile.colours)) == "black"
 
 
-def test_named_players_name_the_corners() -> None:
+@pytest.mark.slow
+def test_named_players_name_the_corners(setup_photo: Callable[..., RenderedPhoto]) -> None:
     names = ("alpha", "beta", "gamma", "delta")
     profile = calibrate(setup_photo().data, players=names).profile
     assert tuple(profile.colours) == names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("corners", "gold_elsewhere", "code", "words"),
     [
@@ -141,7 +153,11 @@ def test_named_players_name_the_corners() -> None:
     ],
 )
 def test_a_bad_setup_is_refused_saying_what_is_missing(
-    corners: tuple[str | None, ...], gold_elsewhere: bool, code: str, words: str
+    corners: tuple[str | None, ...],
+    gold_elsewhere: bool,
+    code: str,
+    words: str,
+    setup_photo: Callable[..., RenderedPhoto],
 ) -> None:
     with pytest.raises(SetupError) as refused:
         calibrate(setup_photo(*corners, gold_elsewhere=gold_elsewhere).data)
@@ -174,28 +190,32 @@ def test_a_corner_warrior_as_white_as_the_glare_on_the_art_is_told_by_its_looks(
     assert len(_corner_colours(_setup_discs(corners[:2], washed=6), white, np.array([1, 1, 0.02, 0.02]))) == 2
 
 
-def test_a_two_player_setup_leaves_the_last_corners_empty() -> None:
+@pytest.mark.slow
+def test_a_two_player_setup_leaves_the_last_corners_empty(setup_photo: Callable[..., RenderedPhoto]) -> None:
     profile = calibrate(setup_photo(COPY.keys[2], COPY.keys[0]).data).profile
     assert len(profile.colours) == 2
 
 
-def test_players_must_match_the_corners() -> None:
+@pytest.mark.slow
+def test_players_must_match_the_corners(setup_photo: Callable[..., RenderedPhoto]) -> None:
     with pytest.raises(SetupError, match="3 players named"):
         calibrate(setup_photo().data, players=("a", "b", "c"))
 
 
+@pytest.mark.slow
 def test_a_photo_without_a_board_teaches_nothing() -> None:
     data = (ROOT / "sample_images" / "samples-0005.jpg").read_bytes()
     with pytest.raises(SetupError, match="no board found"):
         calibrate(data)
 
 
-def test_a_profile_round_trips_under_two_megabytes(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_profile_round_trips_under_two_megabytes(tmp_path: Path, learnt: Calibration) -> None:
     path = tmp_path / "copy.json"
-    size = save_profile(learnt().profile, path)
+    size = save_profile(learnt.profile, path)
     assert size == path.stat().st_size < 2_000_000
     again = load_profile(path)
-    original = learnt().profile
+    original = learnt.profile
     assert again.colours == original.colours and again.hidden_cells == original.hidden_cells
     assert set(again.tokens) == set(original.tokens) and not again.wood_seen
     assert again.kind == "learnt"
@@ -226,9 +246,10 @@ def test_a_broken_version_2_profile_is_refused_by_name(change: dict[str, object]
         Profile.from_json(document)
 
 
-def test_the_calibrated_profile_reads_a_game_of_that_copy() -> None:
+@pytest.mark.slow
+def test_the_calibrated_profile_reads_a_game_of_that_copy(learnt: Calibration) -> None:
     photo = render_photo(4_000_004, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=25.0)
-    result = scan(photo.data, profile=learnt().profile)
+    result = scan(photo.data, profile=learnt.profile)
     comparison = compare(result.position.to_json(), photo.truth)
     assert comparison.occupancy_right == 40
     assert comparison.cells_right >= 39 and comparison.slots_right >= 66
@@ -303,8 +324,11 @@ def test_without_a_profile_a_cell_that_looks_like_a_warrior_is_one_though_no_gro
     assert occupied[1] > 0.5
 
 
-def test_the_warriors_looks_are_fitted_on_the_cells_of_photos_whose_truth_is_known(tmp_path: Path) -> None:
-    photo = render_photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
+@pytest.mark.slow
+def test_the_warriors_looks_are_fitted_on_the_cells_of_photos_whose_truth_is_known(
+    tmp_path: Path, renders: Renders
+) -> None:
+    photo = renders.photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
     (tmp_path / f"game{photo.suffix}").write_bytes(photo.data)
     (tmp_path / "game.json").write_text(json.dumps(photo.truth))
     (tmp_path / "empty.json").write_text(json.dumps({"board": False}))
@@ -353,6 +377,7 @@ def test_a_warrior_shows_by_its_flat_back_on_busy_art_of_its_own_colour_and_flat
     assert odds[1] < 0 < odds[0]
 
 
+@pytest.mark.slow
 def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:
     photo = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
     result = scan(photo.data)
@@ -361,6 +386,7 @@ def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:
     assert comparison.occupancy_right >= 36
 
 
+@pytest.mark.slow
 def test_another_copy_whose_frame_the_reference_features_find_is_read_as_unknown() -> None:
     # This copy shares the reference kit's frame: its features find the board, but little of the
     # reference art registers on it. Read with the reference profile, 28 of its slots were wrong.
@@ -376,6 +402,7 @@ def test_another_copy_whose_frame_the_reference_features_find_is_read_as_unknown
     assert comparison.occupancy_right >= 38
 
 
+@pytest.mark.slow
 def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims(monkeypatch: pytest.MonkeyPatch) -> None:
     # On ochre art the gold runs into the art and no blob of gold alone is round (where gold is
     # looked for only as loosely as the art's colour passes: the purer gold finds this one too).
@@ -402,8 +429,9 @@ def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims(monkeypatch: 
     assert compare(result.position.to_json(), photo.truth).occupancy_right >= 38
 
 
+@pytest.mark.slow
 def test_calibrate_command_writes_a_profile_and_scan_reads_with_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setup_photo: Callable[..., RenderedPhoto]
 ) -> None:
     setup = tmp_path / "setup.jpg"
     setup.write_bytes(setup_photo().data)
@@ -414,8 +442,9 @@ def test_calibrate_command_writes_a_profile_and_scan_reads_with_it(
     assert load_profile(out).name == "mine"
 
 
+@pytest.mark.slow
 def test_calibrate_command_refuses_a_bad_setup_and_writes_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setup_photo: Callable[..., RenderedPhoto]
 ) -> None:
     setup = tmp_path / "setup.jpg"
     setup.write_bytes(setup_photo(COPY.keys[0], COPY.keys[2], COPY.keys[2]).data)
@@ -452,23 +481,24 @@ def test_an_improvised_face_is_bare_as_far_as_a_palisade_would_lean(lean_mm: flo
     assert left_alone == (lean_mm == 0.0)
 
 
+@pytest.mark.slow
 def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, learnt: Calibration, renders: Renders
 ) -> None:
     # A small board seen steeply can show too little of its art's features to be found by them.
-    photo = render_photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
+    photo = renders.photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
 
     def no_features(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
         raise NoBoardError("no_board", "no board found: too few of its art's features")
 
     monkeypatch.setattr(vision.scan, "locate", no_features)
-    result = scan(photo.data, profile=learnt().profile)
+    result = scan(photo.data, profile=learnt.profile)
     assert result.located.found_by is not FoundBy.FEATURES
     assert not any(w.code == "unknown_copy" for w in result.warnings)
     assert compare(result.position.to_json(), photo.truth).occupancy_right >= 39
     monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold: None)
     with pytest.raises(NoBoardError):
-        scan(photo.data, profile=learnt().profile)
+        scan(photo.data, profile=learnt.profile)
 
 
 def _teal_picture(rng: np.random.Generator, emblem: bool) -> np.ndarray:
@@ -505,6 +535,7 @@ def test_warriors_of_a_colour_with_no_clear_outline_are_grouped_by_their_emblem(
     assert _recurring_groups(warriors, white, [colour]) == []
 
 
+@pytest.mark.slow
 def test_art_taken_for_warriors_of_one_colour_is_no_player_when_no_two_emblems_match() -> None:
     # Pale art drew two sharp outlines of one colour: taken for a player, its picture matched more
     # art elsewhere. No two of its emblems match, so it is art.

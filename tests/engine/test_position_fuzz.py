@@ -33,6 +33,7 @@ def usable(position: Position) -> None:
     assert Position.from_json(position.to_json()) == position
 
 
+@pytest.mark.slow
 @given(json_values)
 def test_any_json_value_is_read_or_refused(value: Any) -> None:
     outcome = read(value)

@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import REFERENCE_CELLS, bfs_territories, cells_in, reference_neighbours, reference_slot
@@ -534,6 +535,7 @@ player_counts = st.sampled_from([2, 3, 4])
 game_variants = st.sampled_from(GAME_VARIANTS)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seeds, player_counts, game_variants)
 def test_random_move_games_stay_legal_and_end(seed: int, players: int, variant: str) -> None:
@@ -556,6 +558,7 @@ def test_random_move_games_stay_legal_and_end(seed: int, players: int, variant: 
     assert_gold_accounted(state.score(), half_points=variant == "nuggets")
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seeds, player_counts, game_variants)
 def test_long_random_games_stay_legal_and_end(seed: int, players: int, variant: str) -> None:
@@ -611,6 +614,7 @@ def test_playout_plays_only_legal_moves_and_ends(seed: int, players: int, varian
 # Position JSON
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(random_positions())
 def test_position_json_round_trip(position: Position) -> None:

@@ -104,6 +104,7 @@ def _grid_contrast(art: np.ndarray) -> list[float]:
     return gaps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("copy", ALL_COPIES, ids=lambda c: c.name)
 def test_every_copy_has_dark_grid_lines_on_every_cell_edge(copy: Copy) -> None:
     art = copy.art
@@ -113,6 +114,7 @@ def test_every_copy_has_dark_grid_lines_on_every_cell_edge(copy: Copy) -> None:
     assert min(gaps) > 15, min(gaps)
 
 
+@pytest.mark.slow
 def test_copies_look_different_from_each_other() -> None:
     small = [cv2.resize(c.art, (200, 132), interpolation=cv2.INTER_AREA).astype(float) for c in ALL_COPIES]
     for a, b in itertools.combinations(small, 2):
@@ -127,6 +129,7 @@ def test_token_colours_within_a_copy_are_distinct_and_well_named() -> None:
         assert all(e in ALL_EMBLEMS for e in copy.emblem_map(EMBLEMS[:4]).values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", [TUNING_COPIES, TEST_COPIES], ids=["tuning", "test"])
 def test_each_side_holds_the_hard_cases(side: tuple[Copy, ...]) -> None:
     assert len(side) == 6

@@ -5,16 +5,14 @@ Photos are rendered from the tuning copies only.
 
 from __future__ import annotations
 
-from functools import cache
-
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
 from vision.geometry import board_corners_mm
-from vision.load import Photo, load_photo
 from vision.locate.grid import (
     BASES,
     CONFIRMING_CROSSINGS,
@@ -37,26 +35,12 @@ from vision.locate.grid import (
     outline_quads,
 )
 from vision.locate.lattice import lattice_move, lines_beyond, settle
-from vision.worlds.raster.dataset import render_in_set
+
+pytestmark = pytest.mark.slow  # renders and searches 12 MP photos
 
 GOLD_BGR = np.array(REFERENCE_GOLD[::-1], float)
 INSIDE_MM = np.array([[x, y] for x in np.linspace(20, 380, 9) for y in np.linspace(20, 245, 6)])
-
-
-@cache
-def tuning_photo(index: int) -> tuple[Photo, npt.NDArray[np.float64]]:
-    """Photo ``index`` of the tuning copies' set at 3200 x 2400, and its true homography."""
-    photo = render_in_set("copies-tuning", index, size=(3200, 2400))
-    loaded = load_photo(photo.data)
-    truth, _ = cv2.findHomography(
-        board_corners_mm(), np.array(photo.truth["render"]["corners_px"]) * loaded.scale
-    )
-    return loaded, np.asarray(truth, np.float64)
-
-
-def game_photo() -> tuple[Photo, npt.NDArray[np.float64]]:
-    """A tuning photo of orange and white warriors (orange looks like gold), and its true homography."""
-    return tuning_photo(207)
+GAME_PHOTO = 207  # a tuning photo of orange and white warriors (orange looks like gold)
 
 
 def _error_mm(homography: npt.NDArray[np.float64], truth: npt.NDArray[np.float64]) -> float:
@@ -112,8 +96,10 @@ def test_a_move_shifts_and_turns_the_board() -> None:
 @pytest.mark.parametrize(
     ("cols", "rows", "half_turn"), [(0, 0, False), (0, 0, True), (2, 0, False), (-2, 1, True), (1, -1, False)]
 )
-def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(cols: int, rows: int, half_turn: bool) -> None:
-    photo, truth = game_photo()
+def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(
+    cols: int, rows: int, half_turn: bool, tuning_photo: TuningPhoto
+) -> None:
+    photo, truth = tuning_photo(GAME_PHOTO)
     wrong = truth @ np.linalg.inv(lattice_move(cols, rows, half_turn))
     seen, grey, on_small = _reduced(photo.image, wrong)
     move, gold_sum = settle(grey, gold_mask(seen), on_small)
@@ -121,12 +107,16 @@ def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(cols: int, rows: int
     assert gold_sum >= MIN_GOLD_SUM
 
 
-def test_a_board_seen_from_its_far_side_among_gold_looking_warriors_is_found_right_way_round() -> None:
-    photo, truth = game_photo()
+def test_a_board_seen_from_its_far_side_among_gold_looking_warriors_is_found_right_way_round(
+    tuning_photo: TuningPhoto,
+) -> None:
+    photo, truth = tuning_photo(GAME_PHOTO)
     assert _found_error_mm(photo.image, truth) < 2.0
 
 
-def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found() -> None:
+def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found(
+    tuning_photo: TuningPhoto,
+) -> None:
     # The gold's rims show on ochre art for only some tokens: every spread quadruple of gold cells
     # is tried once the first four fail.
     photo, truth = tuning_photo(239)
@@ -134,7 +124,9 @@ def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found()
 
 
 @pytest.mark.usefixtures("no_circles")
-def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs_alone() -> None:
+def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs_alone(
+    tuning_photo: TuningPhoto,
+) -> None:
     # Two gold tokens hidden (by a hand, say) leave every first quadruple one short; the other
     # round blobs of gold still give the board through a spread quadruple, circles or no circles.
     photo, truth = tuning_photo(207)
@@ -154,7 +146,7 @@ def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs
 
 @pytest.mark.usefixtures("no_circles")
 def test_a_board_whose_tokens_are_crowded_out_by_rounder_gold_blobs_is_found(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
 ) -> None:
     # A table scattered with rounder gold-coloured things than the tokens (a wooden table's knots,
     # coins): the roundest blobs are theirs, and the tokens are found among more blobs.
@@ -184,7 +176,9 @@ def test_the_spread_bases_are_new_and_spread() -> None:
         assert len(hull) == 4 and cv2.contourArea(hull) >= MIN_BASIS_AREA_MM2
 
 
-def test_a_board_whose_gold_shows_too_few_round_tokens_is_found_by_its_outline() -> None:
+def test_a_board_whose_gold_shows_too_few_round_tokens_is_found_by_its_outline(
+    tuning_photo: TuningPhoto,
+) -> None:
     # Ochre art runs into most of the gold: no way of laying the gold comes near, but the board's
     # edge outlines it, and the grid and the gold settle which way round it lies.
     photo, truth = tuning_photo(245)
@@ -207,7 +201,7 @@ def test_a_four_cornered_outline_is_found_round_its_corners() -> None:
 
 
 def test_a_board_whose_ochre_art_looks_all_gold_is_found_by_its_purer_gold(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
 ) -> None:
     # Desert art under warm light: every pixel of the board points the gold's way, so the tokens
     # merge with the art into shapeless blobs; only the tokens' purer gold makes round ones.
@@ -220,7 +214,7 @@ def test_a_board_whose_ochre_art_looks_all_gold_is_found_by_its_purer_gold(
 
 
 def test_a_board_whose_gold_and_outline_fail_is_found_by_its_grid_lines(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
 ) -> None:
     photo, truth = tuning_photo(4)
     nothing = (np.zeros((0, 2)), np.zeros(0))
@@ -250,7 +244,9 @@ def _tiled_table(tile_px: float = 300.0) -> npt.NDArray[np.uint8]:
     return image
 
 
-def test_a_tiled_floor_the_colour_of_gold_is_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tiled_floor_the_colour_of_gold_is_no_board(
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
+) -> None:
     image = _tiled_table()
     assert locate_by_grid(image, GOLD_BGR) is None
     # Its tiles lock a grid fit and show gold everywhere: only the lines going on past the grid's
@@ -260,12 +256,14 @@ def test_a_tiled_floor_the_colour_of_gold_is_no_board(monkeypatch: pytest.Monkey
     assert tiles is not None and tiles.crossings >= CONFIRMING_CROSSINGS
     _, grey, on_small = _reduced(image, tiles.homography)
     assert lines_beyond(grey, on_small) > 0.5
-    photo, truth = game_photo()
+    photo, truth = tuning_photo(GAME_PHOTO)
     _, grey, on_small = _reduced(photo.image, truth)
     assert lines_beyond(grey, on_small) < MAX_LINES_BEYOND
 
 
-def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light() -> None:
+def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light(
+    tuning_photo: TuningPhoto,
+) -> None:
     # The floor fills most of the photo: taken as the light's colour, it leaves the tokens grey.
     photo, truth = tuning_photo(1292)
     seen, grey, on_small = _reduced(photo.image, truth)

@@ -179,6 +179,7 @@ MIN_ACCURACY = {2.0: 0.95, 4.0: 0.95, 8.0: 0.95}
 MIN_ACCURACY_HARD = 0.9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("px_per_mm", RESOLUTIONS)
 def test_reads_numerals_in_held_out_fonts(
     held_out_results: dict[float, list[tuple[str, int, NDArray[np.float64]]]], px_per_mm: float
@@ -191,6 +192,7 @@ def test_reads_numerals_in_held_out_fonts(
     assert acc >= MIN_ACCURACY[px_per_mm], f"accuracy {acc:.3f} at {px_per_mm} px/mm; misread {wrong}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (DEJAVU / "DejaVuSerif.ttf").exists(), reason="needs the DejaVu fonts")
 def test_reads_held_out_fonts_under_the_training_renderers_hardest_conditions() -> None:
     """The module's own renderer (glare, cast shadows, palisades, skew, motion blur, JPEG down to
@@ -210,6 +212,7 @@ def test_reads_held_out_fonts_under_the_training_renderers_hardest_conditions() 
         assert np.mean(hits) >= MIN_ACCURACY_HARD, f"{np.mean(hits):.3f} at {s} px/mm"
 
 
+@pytest.mark.slow
 def test_probabilities_are_a_distribution(
     held_out_results: dict[float, list[tuple[str, int, NDArray[np.float64]]]],
 ) -> None:
@@ -221,6 +224,7 @@ def test_probabilities_are_a_distribution(
             assert p.sum() == pytest.approx(1.0, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_assignment_of_read_tokens_recovers_a_game(
     held_out_results: dict[float, list[tuple[str, int, NDArray[np.float64]]]],
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from faces import photo_of_face
 
 import vision.scan
 from calibration.profile import default_profile
@@ -20,19 +21,6 @@ from vision.texture import fine_detail, texture_match
 
 #: A tilted board about 3 px/mm across a 1600x1100 photo: board millimetres to photo pixels.
 TRUE_HOMOGRAPHY = np.array([[3.0, 0.25, 120.0], [0.08, 2.7, 90.0], [0.0002, 0.0004, 1.0]])
-
-
-def photo_of_face(
-    homography: np.ndarray = TRUE_HOMOGRAPHY, size: tuple[int, int] = (1600, 1100)
-) -> np.ndarray:
-    """The reference face as a camera would see it: art pixel j's centre lies at (j + 0.5) / 5 mm."""
-    face = default_profile().face
-    per_mm = face.shape[1] / 400
-    art_to_mm = np.array([[1 / per_mm, 0, 0.5 / per_mm], [0, 1 / per_mm, 0.5 / per_mm], [0, 0, 1]])
-    canvas = np.full((size[1], size[0], 3), 80, np.uint8)
-    return cv2.warpPerspective(
-        face, homography @ art_to_mm, size, dst=canvas, borderMode=cv2.BORDER_TRANSPARENT
-    )
 
 
 def corner_error_mm(homography: np.ndarray) -> float:
@@ -53,7 +41,7 @@ def shifted(homography: np.ndarray, dx_mm: float, dy_mm: float, turn_deg: float 
 
 def test_face_view_and_rectify_agree_on_where_each_millimetre_is() -> None:
     face = face_view(default_profile())
-    seen = to_float(rectify(photo_of_face(), TRUE_HOMOGRAPHY))
+    seen = to_float(rectify(photo_of_face(TRUE_HOMOGRAPHY)[0], TRUE_HOMOGRAPHY))
     (dx, dy), _ = cv2.phaseCorrelate(face.mean(axis=-1), seen.mean(axis=-1))
     assert abs(dx) < 0.1 and abs(dy) < 0.1  # view pixels: a twentieth of a millimetre
 
@@ -66,7 +54,7 @@ def test_register_corrects_a_located_board_that_is_millimetres_off(
 ) -> None:
     rough = shifted(TRUE_HOMOGRAPHY, dx_mm, dy_mm, turn_deg)
     assert corner_error_mm(rough) > 1.0
-    registration = register(photo_of_face(), rough, face_view(default_profile()))
+    registration = register(photo_of_face(TRUE_HOMOGRAPHY)[0], rough, face_view(default_profile()))
     assert registration.agreeing >= 40
     assert corner_error_mm(registration.homography) < 0.3
 
@@ -113,7 +101,7 @@ def test_slot_texture_tells_a_palisade_from_the_printed_line_under_it() -> None:
 
 
 def test_a_board_found_badly_is_looked_for_again_and_the_better_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    photo = photo_of_face()
+    photo = photo_of_face(TRUE_HOMOGRAPHY)[0]
     wrong = shifted(TRUE_HOMOGRAPHY, 25.0, -15.0, 4.0)
     asked: list[int] = []
 
@@ -137,5 +125,5 @@ def test_a_board_found_well_is_not_looked_for_again(monkeypatch: pytest.MonkeyPa
         return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
 
     monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    vision.scan.board_view(photo_of_face(), default_profile())
+    vision.scan.board_view(photo_of_face(TRUE_HOMOGRAPHY)[0], default_profile())
     assert asked == [0]

@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from console import run
 from PIL import Image
 
 from engine.position import Position
@@ -24,7 +25,8 @@ from vision.bench.metrics import compare
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
 from vision.scan import scan
-from webui.cli import main
+
+pytestmark = pytest.mark.slow  # reads every sample photo at full size
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 BOARD_SAMPLES = sorted(
@@ -114,12 +116,6 @@ def test_a_photo_of_an_empty_table_is_no_board() -> None:
 
 
 # --- the command ---------------------------------------------------------------------------------
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_scan_prints_the_drawing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from functools import partial
 import cv2
 import numpy as np
 import pytest
+from faces import photo_of_face
 
 from calibration.profile import Profile, ProfileError, default_profile, load_profile
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
@@ -44,20 +45,6 @@ def reading(labels: dict[Cell, int], sure: float = 0.98) -> CellReading:
     for cell in CELLS:
         probs[cell.number, labels.get(cell, GOLD if cell in GOLD_CELLS else EMPTY)] = sure
     return CellReading(COLOURS, probs, probs.copy(), np.zeros(40))
-
-
-def photo_of_face(
-    corners_px: list[list[float]], size: tuple[int, int] = (1600, 1200), background: int = 90
-) -> tuple[np.ndarray, np.ndarray]:
-    """The reference face warped to the given corners on a plain background, and its true homography."""
-    face = default_profile().face
-    h, w = face.shape[:2]
-    to_photo = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners_px)
-    ).astype(np.float64)
-    canvas = np.full((size[1], size[0], 3), background, np.uint8)
-    photo = cv2.warpPerspective(face, to_photo, size, dst=canvas, borderMode=cv2.BORDER_TRANSPARENT)
-    return photo, to_photo @ np.diag([w / 400, h / 265, 1.0])
 
 
 # --- geometry and colour -------------------------------------------------------------------------
@@ -130,6 +117,7 @@ def test_locate_finds_a_turned_and_tilted_board() -> None:
     assert error < 3.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("corners", "reason"),
     [
@@ -144,6 +132,7 @@ def test_locate_says_why_there_is_no_usable_board(corners: list[list[float]], re
     assert caught.value.reason == reason
 
 
+@pytest.mark.slow
 def test_locate_refuses_a_photo_without_a_board() -> None:
     rng = np.random.default_rng(1)
     table = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3), dtype=np.uint8), (0, 0), 3)

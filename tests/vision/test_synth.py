@@ -164,6 +164,7 @@ def test_some_photos_are_portrait() -> None:
     assert displayed(photo.data).size == (SMALL[1], SMALL[0])
 
 
+@pytest.mark.slow
 def test_board_fills_the_asked_share_of_the_frame_and_stays_inside() -> None:
     # A 400 x 265 board fills at most about 80 % of a 4:3 frame: beyond that it is framed as large as fits.
     for seed, fill in ((81, 0.3), (82, 0.5), (83, 0.65)):
@@ -179,6 +180,7 @@ def test_board_fills_the_asked_share_of_the_frame_and_stays_inside() -> None:
     assert 0.3 < squeezed["render"]["conditions"]["board_area_fraction"] < 0.6
 
 
+@pytest.mark.slow
 def test_distractors_never_cover_the_grid() -> None:
     seen: set[str] = set()
     for seed in range(90, 96):
@@ -264,6 +266,7 @@ def test_render_command_writes_a_set(tmp_path: Path, capsys: pytest.CaptureFixtu
         parser.parse_args(["render", "--set", "tuning", "--out", str(tmp_path), "--size", "big"])
 
 
+@pytest.mark.slow
 def test_the_samples_cover_the_conditions_they_promise() -> None:
     truths = [render_sample(i, size=(816, 612)).truth for i in range(len(SAMPLE_SPECS))]
     conditions = [t["render"]["conditions"] for t in truths]

@@ -7,20 +7,24 @@ Every position document is built here, with the helpers of tests/positions.py.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from console import run
 from positions import document
 
 from engine.samples import sample_names, sample_text
-from webui.cli import main
+from webui.cli import BENCH_COMMANDS, COMMANDS
 
 STANDARD_VALUES = (7, 6, 6, 5, 5, 4, 4, 3)  # one legal assignment of the game's 8 gold piles
 
@@ -52,28 +56,6 @@ def write(tmp_path: Path, name: str, doc: object) -> str:
     path = tmp_path / name
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
     return str(path)
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the command in-process like the console script: (exit code, stdout, stderr).
-
-    A ``SystemExit`` is turned into an exit code as the interpreter would do it
-    (a message is printed to stderr and gives 1). Any other exception propagates,
-    so a test fails on what would be a traceback in the terminal.
-    """
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        if exit_.code is None:
-            code = 0
-        elif isinstance(exit_.code, int):
-            code = exit_.code
-        else:
-            print(exit_.code, file=sys.stderr)
-            code = 1
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def json_lines(out: str) -> list[dict[str, Any]]:
@@ -127,14 +109,14 @@ ILLEGAL = position(palisades=[((0, 0), (0, 1)), ((0, 0), (1, 0))])
 
 
 def test_check_legal_position_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["check", write(tmp_path, "legal.json", LEGAL)], capsys)
+    code, out, err = run(capsys, "check", write(tmp_path, "legal.json", LEGAL))
     assert (code, out, err) == (0, "legal\n", "")
 
 
 def test_check_illegal_position_exits_1_and_names_the_problem(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["check", write(tmp_path, "illegal.json", ILLEGAL)], capsys)
+    code, out, err = run(capsys, "check", write(tmp_path, "illegal.json", ILLEGAL))
     assert code == 1
     assert err == ""
     lines = out.splitlines()
@@ -145,14 +127,14 @@ def test_check_illegal_position_exits_1_and_names_the_problem(
 
 def test_check_json_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "legal.json", LEGAL)
-    code, out, _ = run(["check", "--json", path], capsys)
+    code, out, _ = run(capsys, "check", "--json", path)
     assert code == 0
     assert json_lines(out) == [{"file": path, "legal": True, "problems": []}]
 
 
 def test_check_json_illegal_problem_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "illegal.json", ILLEGAL)
-    code, out, _ = run(["check", "--json", path], capsys)
+    code, out, _ = run(capsys, "check", "--json", path)
     assert code == 1
     [doc] = json_lines(out)
     assert doc["file"] == path
@@ -173,7 +155,7 @@ def test_check_json_lists_every_problem_with_its_cells(
         warriors=[("red", 1, (2, 2))],  # red does not play
     )
     del doc["gold"][-1]  # and h1 has no gold
-    code, out, _ = run(["check", "--json", write(tmp_path, "p.json", doc)], capsys)
+    code, out, _ = run(capsys, "check", "--json", write(tmp_path, "p.json", doc))
     assert code == 1
     problems = {p["code"]: p for p in json_lines(out)[0]["problems"]}
     assert set(problems) == {"unknown_colour", "missing_gold", "gold_values"}
@@ -183,7 +165,7 @@ def test_check_json_lists_every_problem_with_its_cells(
 
 
 def test_check_sample_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["check", "--sample"], capsys)
+    code, out, _ = run(capsys, "check", "--sample")
     assert (code, out) == (0, "legal\n")
 
 
@@ -192,14 +174,14 @@ def test_check_sample_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(tmp_path / "nowhere.json")
-    code, out, err = run(["check", path], capsys)
+    code, out, err = run(capsys, "check", path)
     assert code == 2
     assert out == ""
     assert err == f"{path}: error: no such file\n"
 
 
 def test_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["check", str(tmp_path)], capsys)
+    code, out, err = run(capsys, "check", str(tmp_path))
     assert code == 2
     assert out == ""
     assert err.startswith(f"{tmp_path}: error: ")
@@ -209,7 +191,7 @@ def test_folder_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_non_utf8_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "latin1.json"
     path.write_bytes('{"players": ["orange", "blue"], "note": "Armadöra"}'.encode("latin-1"))
-    code, out, err = run(["check", str(path)], capsys)
+    code, out, err = run(capsys, "check", str(path))
     assert code == 2
     assert out == ""
     assert "UTF-8" in err
@@ -218,7 +200,7 @@ def test_non_utf8_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize("text", ["", "{", "{players: []}", '{"players": ["orange", "blue"]} trailing'])
 def test_invalid_json_exits_2(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "bad.json", text)
-    code, out, err = run(["check", path], capsys)
+    code, out, err = run(capsys, "check", path)
     assert code == 2
     assert out == ""
     assert err.startswith(f"{path}: error: not valid JSON")
@@ -284,7 +266,7 @@ def test_malformed_position_exits_2_naming_the_entry(
     make: Any, entry: str, detail: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "bad.json", make())
-    code, out, err = run(["check", path], capsys)
+    code, out, err = run(capsys, "check", path)
     assert code == 2
     assert out == ""
     assert err.startswith(f"{path}: error: {entry}: ")
@@ -296,7 +278,7 @@ def test_malformed_position_exits_2_naming_the_entry(
 def test_every_command_rejects_malformed_input_with_2(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run([command, write(tmp_path, "bad.json", _off_board())], capsys)
+    code, out, err = run(capsys, command, write(tmp_path, "bad.json", _off_board()))
     assert code == 2
     assert out == ""
     assert "warriors[1].cell" in err
@@ -306,7 +288,7 @@ def test_malformed_input_in_json_mode_is_a_json_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "bad.json", _duplicate_palisade())
-    code, out, err = run(["check", "--json", path], capsys)
+    code, out, err = run(capsys, "check", "--json", path)
     assert code == 2
     [doc] = json_lines(out)
     assert set(doc) == {"file", "error", "error_code"}
@@ -317,7 +299,7 @@ def test_malformed_input_in_json_mode_is_a_json_error_line(
 
 
 def test_unknown_sample_exits_2_and_lists_the_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["show", "--sample", "no-such-sample"], capsys)
+    code, out, err = run(capsys, "show", "--sample", "no-such-sample")
     assert code == 2
     assert out == ""
     for name in sample_names():
@@ -329,7 +311,7 @@ def test_huge_integer_is_rejected_not_a_crash(tmp_path: Path, capsys: pytest.Cap
     # more than 4300 digits (Python's int/str conversion limit): it must still exit 2.
     doc = json.dumps(position()).replace('"value": 7', '"value": ' + "9" * 5000, 1)
     path = write(tmp_path, "huge.json", doc)
-    code, out, err = run(["check", path], capsys)
+    code, out, err = run(capsys, "check", path)
     assert code == 2
     assert out == ""
     assert "gold[0].value" in err or "not valid JSON" in err
@@ -342,7 +324,7 @@ def test_non_utf8_stdin_is_rejected_not_a_crash(
     # not UTF-8 must get exit 2 and a message, not a UnicodeDecodeError traceback.
     stdin = io.TextIOWrapper(io.BytesIO(b'{"players": ["orange", "blue"], "x": "\xff"}'), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)
-    code, out, err = run(["check", "-"], capsys)
+    code, out, err = run(capsys, "check", "-")
     assert code == 2
     assert out == ""
     assert "UTF-8" in err
@@ -357,7 +339,7 @@ def test_check_several_files_json_in_order_worst_exit(
     illegal = write(tmp_path, "illegal.json", ILLEGAL)
     legal = write(tmp_path, "legal.json", LEGAL)
     missing = str(tmp_path / "missing.json")
-    code, out, err = run(["check", "--json", illegal, missing, legal], capsys)
+    code, out, err = run(capsys, "check", "--json", illegal, missing, legal)
     assert code == 2
     docs = json_lines(out)
     assert [d["file"] for d in docs] == [illegal, missing, legal]
@@ -383,7 +365,7 @@ def test_exit_code_is_the_worst(
 ) -> None:
     docs = {"legal": LEGAL, "illegal": ILLEGAL, "broken": _not_neighbours()}
     paths = [write(tmp_path, f"{n}-{name}.json", docs[name]) for n, name in enumerate(names)]
-    code, out, _ = run(["check", "--json", *paths], capsys)
+    code, out, _ = run(capsys, "check", "--json", *paths)
     assert code == expected
     assert [d["file"] for d in json_lines(out)] == paths
 
@@ -393,7 +375,7 @@ def test_check_several_files_text_prefixes_each_with_its_name(
 ) -> None:
     legal = write(tmp_path, "legal.json", LEGAL)
     illegal = write(tmp_path, "illegal.json", ILLEGAL)
-    code, out, _ = run(["check", legal, illegal], capsys)
+    code, out, _ = run(capsys, "check", legal, illegal)
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == f"{legal}: legal"
@@ -403,7 +385,7 @@ def test_check_several_files_text_prefixes_each_with_its_name(
 def test_score_several_files_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = write(tmp_path, "good.json", three_columns())
     hidden = write(tmp_path, "hidden.json", three_columns(orange=None))
-    code, out, _ = run(["score", "--json", good, hidden, good], capsys)
+    code, out, _ = run(capsys, "score", "--json", good, hidden, good)
     assert code == 2
     docs = json_lines(out)
     assert [d["file"] for d in docs] == [good, hidden, good]
@@ -414,7 +396,7 @@ def test_score_several_files_json(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_several_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["check", "--json", "--sample", "midgame-2p", "endgame-4p"], capsys)
+    code, out, _ = run(capsys, "check", "--json", "--sample", "midgame-2p", "endgame-4p")
     assert code == 0
     docs = json_lines(out)
     assert [d["file"] for d in docs] == ["sample midgame-2p", "sample endgame-4p"]
@@ -425,14 +407,14 @@ def test_with_sample_the_names_are_samples_not_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "legal.json", LEGAL)
-    code, out, err = run(["check", "--sample", path], capsys)
+    code, out, err = run(capsys, "check", "--sample", path)
     assert code == 2
     assert out == ""
     assert "no sample named" in err
 
 
 def test_stdin_cannot_be_read_twice(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["check", "-", "-"], capsys)
+    code, out, err = run(capsys, "check", "-", "-")
     assert code == 2
     assert out == ""
     assert "only once" in err
@@ -443,7 +425,7 @@ def test_stdin_cannot_be_read_twice(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_score_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "end.json", three_columns())
-    code, out, err = run(["score", "--json", path], capsys)
+    code, out, err = run(capsys, "score", "--json", path)
     assert (code, err) == (0, "")
     [doc] = json_lines(out)
     assert doc["file"] == path
@@ -469,7 +451,7 @@ def test_score_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_score_text_has_territories_scores_ranking_and_tiebreak(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(["score", write(tmp_path, "end.json", three_columns())], capsys)
+    code, out, _ = run(capsys, "score", write(tmp_path, "end.json", three_columns()))
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "Territories:"
@@ -492,7 +474,7 @@ def test_score_text_has_territories_scores_ranking_and_tiebreak(
 def test_score_text_has_no_tiebreak_without_a_tie(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = three_columns()
     doc["warriors"][1]["player"] = "blue"  # blue now takes R as well: 30 against 10
-    code, out, _ = run(["score", write(tmp_path, "end.json", doc)], capsys)
+    code, out, _ = run(capsys, "score", write(tmp_path, "end.json", doc))
     assert code == 0
     assert "Scores: orange 10, blue 30" in out.splitlines()
     assert "Ranking: 1. blue (30)  2. orange (10)" in out.splitlines()
@@ -509,12 +491,12 @@ def test_score_tie_with_equal_winnings_shares_a_place(
         palisades=column_wall(3),
     )
     path = write(tmp_path, "even.json", doc)
-    code, out, _ = run(["score", "--json", path], capsys)
+    code, out, _ = run(capsys, "score", "--json", path)
     assert code == 0
     [result] = json_lines(out)
     assert result["scores"] == {"orange": 20, "blue": 20}
     assert [sorted(place) for place in result["ranking"]] == [["blue", "orange"]]
-    code, out, _ = run(["score", path], capsys)
+    code, out, _ = run(capsys, "score", path)
     assert "Ranking: 1. orange = blue (20)" in out.splitlines()
     assert "share a place" in out
 
@@ -523,7 +505,7 @@ def test_score_hidden_warriors_is_an_error_listing_their_cells(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "hidden.json", three_columns(orange=None, blue=None))
-    code, out, err = run(["score", path], capsys)
+    code, out, err = run(capsys, "score", path)
     assert code == 2
     assert out == ""
     assert err.startswith(f"{path}: error: ")
@@ -535,7 +517,7 @@ def test_score_hidden_warriors_is_an_error_listing_their_cells(
 
 def test_score_hidden_warriors_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "hidden.json", three_columns(blue=None))
-    code, out, _ = run(["score", "--json", path], capsys)
+    code, out, _ = run(capsys, "score", "--json", path)
     assert code == 2
     [doc] = json_lines(out)
     assert doc["file"] == path
@@ -545,7 +527,7 @@ def test_score_hidden_warriors_json(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_score_unread_gold_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = position(gold=(7, 6, 6, 5, 5, None, 4, 3), warriors=[("orange", 1, (0, 0))])
-    code, out, err = run(["score", write(tmp_path, "unread.json", doc)], capsys)
+    code, out, err = run(capsys, "score", write(tmp_path, "unread.json", doc))
     assert code == 2
     assert out == ""
     assert "e2" in err  # the gold on [3, 4]
@@ -555,12 +537,12 @@ def test_score_illegal_position_warns_but_scores(tmp_path: Path, capsys: pytest.
     doc = three_columns()
     doc["palisades"] += [[[0, 2], [0, 3]], [[0, 2], [1, 2]]]  # c5 closed off alone
     path = write(tmp_path, "odd.json", doc)
-    code, out, _ = run(["score", path], capsys)
+    code, out, _ = run(capsys, "score", path)
     assert code == 0
     assert out.startswith("warning: this position cannot occur in a real game\n")
     assert "territory_too_small" in out
     assert "Scores:" in out
-    code, out, _ = run(["score", "--json", path], capsys)
+    code, out, _ = run(capsys, "score", "--json", path)
     assert code == 0
     [result] = json_lines(out)
     assert result["check"]["legal"] is False
@@ -584,7 +566,7 @@ def test_score_four_players_scores_partners_together(
         players=("orange", "green", "blue", "purple"),
     )
     path = write(tmp_path, "four.json", doc)
-    code, out, _ = run(["score", "--json", path], capsys)
+    code, out, _ = run(capsys, "score", "--json", path)
     assert code == 0
     [result] = json_lines(out)
     assert result["check"]["legal"] is True
@@ -595,13 +577,13 @@ def test_score_four_players_scores_partners_together(
     assert right["totals"] == {"orange+blue": 1, "green+purple": 4}
     assert left["winners"] == ["orange+blue"]
     assert right["winners"] == ["green+purple"]
-    code, out, _ = run(["score", path], capsys)
+    code, out, _ = run(capsys, "score", path)
     assert "Scores: orange+blue 23, green+purple 17" in out.splitlines()
 
 
 def test_score_four_player_sample_uses_partner_sides(capsys: pytest.CaptureFixture[str]) -> None:
     players = json.loads(sample_text("endgame-4p"))["players"]
-    code, out, _ = run(["score", "--json", "--sample", "endgame-4p"], capsys)
+    code, out, _ = run(capsys, "score", "--json", "--sample", "endgame-4p")
     assert code == 0
     [result] = json_lines(out)
     sides = {f"{players[0]}+{players[2]}", f"{players[1]}+{players[3]}"}
@@ -612,7 +594,7 @@ def test_score_four_player_sample_uses_partner_sides(capsys: pytest.CaptureFixtu
 
 
 def test_nuggets_tie_splits_gold_in_half_points(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["score", "--json", write(tmp_path, "n.json", corner_tie("nuggets"))], capsys)
+    code, out, _ = run(capsys, "score", "--json", write(tmp_path, "n.json", corner_tie("nuggets")))
     assert code == 0
     [result] = json_lines(out)
     assert result["check"]["legal"] is True
@@ -628,7 +610,7 @@ def test_nuggets_tie_splits_gold_in_half_points(tmp_path: Path, capsys: pytest.C
 
 
 def test_nuggets_half_points_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["score", write(tmp_path, "n.json", corner_tie("nuggets"))], capsys)
+    code, out, _ = run(capsys, "score", write(tmp_path, "n.json", corner_tie("nuggets")))
     assert code == 0
     assert "tie between orange and blue: 3.5 each" in out
     assert "Scores: orange 36.5, blue 3.5" in out.splitlines()
@@ -636,18 +618,18 @@ def test_nuggets_half_points_in_text(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_base_game_tie_loses_the_odd_gold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The same board in the base game: 7 between two is 3 each and 1 lost.
-    code, out, _ = run(["score", "--json", write(tmp_path, "a.json", corner_tie("armadora"))], capsys)
+    code, out, _ = run(capsys, "score", "--json", write(tmp_path, "a.json", corner_tie("armadora")))
     assert code == 0
     [result] = json_lines(out)
     corner = result["territories"][1]
     assert (corner["share"], corner["lost"]) == (3, 1)
     assert result["scores"] == {"orange": 36, "blue": 3}
-    code, out, _ = run(["score", write(tmp_path, "a.json", corner_tie("armadora"))], capsys)
+    code, out, _ = run(capsys, "score", write(tmp_path, "a.json", corner_tie("armadora")))
     assert "tie between orange and blue: 3 each, 1 lost" in out
 
 
 def test_score_nuggets_sample_json_has_half_points(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["score", "--json", "--sample", "endgame-3p-nuggets"], capsys)
+    code, out, _ = run(capsys, "score", "--json", "--sample", "endgame-3p-nuggets")
     assert code == 0
     [result] = json_lines(out)
     total = sum(t["gold"] for t in result["territories"])
@@ -667,7 +649,7 @@ def test_show_draws_the_position(tmp_path: Path, capsys: pytest.CaptureFixture[s
         warriors=[("orange", 3, (0, 0)), ("blue", None, (4, 7))],
         palisades=[((0, 0), (0, 1)), ((1, 0), (2, 0))],
     )
-    code, out, err = run(["show", write(tmp_path, "p.json", doc)], capsys)
+    code, out, err = run(capsys, "show", write(tmp_path, "p.json", doc))
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "    a   b   c   d   e   f   g   h"
@@ -683,7 +665,7 @@ def test_show_draws_the_position(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize("name", sample_names())
 def test_show_every_sample(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(sample_text(name))
-    code, out, err = run(["show", "--sample", name], capsys)
+    code, out, err = run(capsys, "show", "--sample", name)
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "    a   b   c   d   e   f   g   h"
@@ -695,8 +677,8 @@ def test_show_every_sample(name: str, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_show_default_sample(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["show", "--sample"], capsys)
-    code_named, out_named, _ = run(["show", "--sample", "endgame-2p"], capsys)
+    code, out, _ = run(capsys, "show", "--sample")
+    code_named, out_named, _ = run(capsys, "show", "--sample", "endgame-2p")
     assert code == code_named == 0
     assert out == out_named
     assert "orange" in out.splitlines()[-1]
@@ -705,7 +687,7 @@ def test_show_default_sample(capsys: pytest.CaptureFixture[str]) -> None:
 def test_show_reads_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     doc = position(warriors=[("blue", 4, (2, 2))])
     monkeypatch.setattr(sys, "stdin", fake_stdin(json.dumps(doc)))
-    code, out, err = run(["show", "-"], capsys)
+    code, out, err = run(capsys, "show", "-")
     assert (code, err) == (0, "")
     assert out.splitlines()[6] == "3 |         B4                    | 3"
 
@@ -714,18 +696,18 @@ def test_check_and_score_read_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", fake_stdin(json.dumps(ILLEGAL)))
-    code, out, _ = run(["check", "--json", "-"], capsys)
+    code, out, _ = run(capsys, "check", "--json", "-")
     assert code == 1
     assert json_lines(out)[0]["file"] == STDIN
     monkeypatch.setattr(sys, "stdin", fake_stdin(json.dumps(three_columns())))
-    code, out, _ = run(["score", "--json", "-"], capsys)
+    code, out, _ = run(capsys, "score", "--json", "-")
     assert code == 0
     assert json_lines(out)[0]["scores"] == {"orange": 20, "blue": 20}
 
 
 def test_stdin_garbage_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", fake_stdin("not json at all"))
-    code, out, err = run(["show", "-"], capsys)
+    code, out, err = run(capsys, "show", "-")
     assert code == 2
     assert out == ""
     assert err.startswith(f"{STDIN}: error: not valid JSON")
@@ -736,7 +718,7 @@ def test_stdin_garbage_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 
 @pytest.mark.parametrize("command", ["check", "score", "show"])
 def test_no_files_and_no_sample_is_a_usage_error(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run([command], capsys)
+    code, out, err = run(capsys, command)
     assert code != 0
     assert out == ""
     assert "--sample" in err
@@ -744,14 +726,14 @@ def test_no_files_and_no_sample_is_a_usage_error(command: str, capsys: pytest.Ca
 
 
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run([], capsys)
+    code, out, err = run(capsys)
     assert code == 2
     assert out == ""
     assert err.startswith("usage: armadora")
 
 
 def test_show_has_no_json_option(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["show", "--json", "--sample"], capsys)
+    code, _, err = run(capsys, "show", "--json", "--sample")
     assert code == 2
     assert "--json" in err
 
@@ -798,3 +780,80 @@ def test_console_script_without_files_is_a_usage_error() -> None:
     assert done.stdout == ""
     assert "--sample" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- what a command loads
+
+# The console script's code, then the modules it loaded as the last line of standard output.
+LOADED = """\
+import json, sys
+from webui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _loaded(*argv: str) -> tuple[str, set[str]]:
+    """What ``armadora ARGV...`` prints in a fresh interpreter, and the top-level modules it loaded."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *argv], capture_output=True, text=True, timeout=60, check=True
+    )
+    out, _, modules = done.stdout.rstrip("\n").rpartition("\n")
+    return out, {name.split(".")[0] for name in json.loads(modules)}
+
+
+@pytest.mark.parametrize(
+    ("argv", "printed"),
+    [
+        (("check", "--help"), "usage: armadora check"),
+        (("show", "--sample"), "palisades"),
+        (("score", "--sample"), "Scores:"),
+    ],
+)
+def test_the_engines_commands_load_no_opencv_numpy_or_pillow(argv: tuple[str, ...], printed: str) -> None:
+    out, loaded = _loaded(*argv)
+    assert printed in out
+    assert "engine" in loaded
+    assert not loaded & {"cv2", "numpy", "PIL", "numba", "flask", "vision", "calibration"}, sorted(loaded)
+
+
+@pytest.mark.slow
+def test_a_photo_command_loads_opencv_only_when_it_runs() -> None:
+    out, loaded = _loaded("scan", "--help")
+    assert "usage: armadora scan" in out
+    assert not loaded & {"cv2", "numpy", "PIL"}, sorted(loaded)
+    _, loaded = _loaded("scan", str(Path(__file__).parents[2] / "sample_images" / "samples-0000.jpg"))
+    assert {"cv2", "numpy"} <= loaded
+
+
+def _names(register: Callable[[Any], None]) -> set[str]:
+    """The subcommands that ``register`` adds to a parser."""
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    register(subparsers)
+    return set(subparsers.choices)
+
+
+@pytest.mark.parametrize(("table", "function"), [(COMMANDS, "register"), (BENCH_COMMANDS, "register_bench")])
+def test_each_module_adds_the_subcommands_the_table_says(table: dict[str, str], function: str) -> None:
+    for module in set(table.values()):
+        added = _names(getattr(importlib.import_module(module), function))
+        assert added == {name for name, owner in table.items() if owner == module}, module
+
+
+def test_top_level_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    listed = {line.split()[0] for line in out.split("COMMAND\n", 1)[1].split("\noptions:")[0].splitlines()}
+    assert listed >= {*COMMANDS, "bench"}
+
+
+def test_a_mistyped_command_is_told_the_real_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "chekc")
+    assert code == 2
+    assert "invalid choice: 'chekc'" in err and "'check'" in err and "'render'" in err and "'bench'" in err
+    code, _, err = run(capsys, "bench", "scna")
+    assert code == 2
+    assert "'scan'" in err and "'search'" in err

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import run, write
+from console import run
+from test_cli import write
 
 from engine import Cell, Position
 from engine.game import Pass
@@ -29,7 +30,7 @@ def test_suggest_json_gives_three_legal_moves_best_first(
 ) -> None:
     path = write(tmp_path, "mid.json", MIDGAME)
     argv = ["suggest", path, "--player", "orange", "--iterations", "300", "--processes", processes, "--json"]
-    code, out, err = run(argv, capsys)
+    code, out, err = run(capsys, *argv)
     assert (code, err) == (0, "")
     doc = json.loads(out)
     assert doc["player"] == "orange" and doc["processes"] == int(processes)
@@ -47,7 +48,7 @@ def test_suggest_json_gives_three_legal_moves_best_first(
 
 def test_suggest_text_names_the_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "mid.json", MIDGAME)
-    code, out, _ = run(["suggest", path, "--player", "orange", "--time", "0.2", "--processes", "1"], capsys)
+    code, out, _ = run(capsys, "suggest", path, "--player", "orange", "--time", "0.2", "--processes", "1")
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("orange to move: ") and lines[0].endswith(" on 1 process")
     assert [line[:3] for line in lines[1:]] == ["1. ", "2. ", "3. "]
@@ -65,7 +66,7 @@ def test_suggest_ignores_the_values_it_should_not_know(
     answers = []
     for name, doc in (("hidden.json", MIDGAME), ("told.json", told)):
         argv = ["suggest", write(tmp_path, name, doc), "--player", "orange", "--iterations", "400", "--json"]
-        code, out, _ = run([*argv, "--processes", "1", "--seed", "5"], capsys)
+        code, out, _ = run(capsys, *argv, "--processes", "1", "--seed", "5")
         assert code == 0
         answers.append(json.loads(out)["moves"])
     assert answers[0] == answers[1]
@@ -87,13 +88,13 @@ def test_suggest_refuses_bad_input_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], doc: object, args: list[str], message: str
 ) -> None:
     path = write(tmp_path, "p.json", doc)
-    code, out, err = run(["suggest", path, *(args or ["--player", "orange"]), "--processes", "1"], capsys)
+    code, out, err = run(capsys, "suggest", path, *(args or ["--player", "orange"]), "--processes", "1")
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
 
 
 def test_suggest_needs_a_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["suggest", write(tmp_path, "p.json", MIDGAME)], capsys)
+    code, _, err = run(capsys, "suggest", write(tmp_path, "p.json", MIDGAME))
     assert code == 2 and "--player" in err
 
 
@@ -110,7 +111,7 @@ def test_arena_plays_seat_swapped_pairs_and_reports_an_interval(capsys: pytest.C
         "2",
         "--json",
     ]
-    code, out, err = run(argv, capsys)
+    code, out, err = run(capsys, *argv)
     assert (code, err) == (0, "")
     doc = json.loads(out)
     assert doc["games"] == 4 and doc["player"] == "greedy" and doc["fair"] == 0.5
@@ -133,7 +134,7 @@ def test_arena_text_and_team_games(capsys: pytest.CaptureFixture[str]) -> None:
         "--processes",
         "1",
     ]
-    code, out, _ = run(argv, capsys)
+    code, out, _ = run(capsys, *argv)
     assert code == 0
     assert out.startswith("random vs greedy, 4 players: 2 games, random scored ")
     assert "fair share 50.0 %, Elo " in out
@@ -141,7 +142,7 @@ def test_arena_text_and_team_games(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("players", ["ismcts", "ismcts,ismcts", "ismcts,chess", "a,b,c"])
 def test_arena_refuses_a_bad_pairing(capsys: pytest.CaptureFixture[str], players: str) -> None:
-    code, out, err = run(["arena", "--players", players, "--games", "1"], capsys)
+    code, out, err = run(capsys, "arena", "--players", players, "--games", "1")
     assert code == 2 and out == ""
     assert (
         err
@@ -150,7 +151,7 @@ def test_arena_refuses_a_bad_pairing(capsys: pytest.CaptureFixture[str], players
 
 
 def test_bench_reports_playouts_and_iterations(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["bench", "search", "--time", "0.05", "--repeat", "1", "--processes", "1"], capsys)
+    code, out, _ = run(capsys, "bench", "search", "--time", "0.05", "--repeat", "1", "--processes", "1")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 4
     assert lines[1].startswith("playouts from the start, one core: ")

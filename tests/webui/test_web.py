@@ -221,6 +221,7 @@ def test_a_profile_without_a_chosen_colour_is_refused(client: FlaskClient) -> No
     assert "knows no purple" in error_of(answer)
 
 
+@pytest.mark.slow
 def test_a_setup_photo_teaches_the_game_its_copy(client: FlaskClient) -> None:
     from vision.worlds.raster.copies import TUNING_COPIES
     from vision.worlds.raster.setup import render_setup
@@ -354,7 +355,7 @@ def png_of_size(width: int, height: int) -> bytes:
         (b"this is a shopping list, not a photo", 400, "not an image"),
         (BOARD_PHOTO.read_bytes()[:50_000], 400, "truncated"),
         (png_of_size(10_000, 7_000), 400, "too large"),
-        (NO_BOARD_PHOTO.read_bytes(), 422, "no board found"),
+        pytest.param(NO_BOARD_PHOTO.read_bytes(), 422, "no board found", marks=pytest.mark.slow),
     ],
     ids=["empty", "gif", "text", "truncated", "70-megapixels", "no-board"],
 )
@@ -795,7 +796,12 @@ def test_api_scan_takes_a_profile(client: FlaskClient) -> None:
     [
         ({}, 400, "no photo was sent"),
         ({"photo": (BytesFile(b"hello"), "p.jpg")}, 400, "not an image"),
-        ({"photo": (BytesFile(NO_BOARD_PHOTO.read_bytes()), "p.jpg")}, 422, "no board found"),
+        pytest.param(
+            {"photo": (BytesFile(NO_BOARD_PHOTO.read_bytes()), "p.jpg")},
+            422,
+            "no board found",
+            marks=pytest.mark.slow,
+        ),
         ({"photo": (BytesFile(b"x"), "p.jpg"), "profile": "{}"}, 400, "calibration profile cannot be used"),
         ({"photo": (BytesFile(b"x"), "p.jpg"), "variant": "go"}, 400, "variant"),
         ({"photo": (BytesFile(bytes(MAX_UPLOAD_MB * 1024 * 1024 + 1)), "p.jpg")}, 413, "at most 25 MB"),
