@@ -31,6 +31,8 @@ FloatArray = npt.NDArray[np.float64]
 UNCERTAIN = 0.8
 #: Flip at most this many of the least certain slots looking for a legal set.
 MAX_SLOT_FLIPS = 2
+#: A reading the rules say may be wrong, without saying which, is given at most this confidence.
+DOUBTFUL = 0.7
 #: Only slots at least this uncertain are candidates for flipping.
 FLIPPABLE = 0.97
 
@@ -126,25 +128,26 @@ def choose_cells(
     limit = sum(supply_for(len(players) if players is not None else 2))
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
-    for name in players:
-        column = colour_columns.get(name)
-        if column is None:
-            continue
-        mine = [i for i, label in enumerate(labels) if label == column]
-        if len(mine) > limit:
-            mine.sort(key=lambda i: probs[i, column])
-            for i in mine[: len(mine) - limit]:
-                probs[i, column] = 0.0
-                labels[i] = int(np.argmax(probs[i]))
+    capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
+    over = {column: labels.count(column) for column in capacity if labels.count(column) > limit}
+    doubted: list[int] = []
+    if over:
+        before = list(labels)
+        # The supply says some of these were misread, not which: every one is in doubt.
+        doubted = [i for i, label in enumerate(before) if label in over]
+        labels = assign_under_supply(probs, labels, capacity)
+        names = {column: name for name, column in colour_columns.items()}
+        for column, count in over.items():
             warnings.append(
                 Problem(
                     "too_many_of_colour",
-                    f"read {len(mine)} {name} warriors, more than a supply of {limit}; "
-                    "the least certain were read as something else",
-                    cells=tuple(CELLS[i] for i in mine[: len(mine) - limit]),
+                    f"read {count} {names[column]} warriors, more than a supply of {limit}; "
+                    "the likeliest reading within the supply was taken, and each of them is doubtful",
+                    cells=tuple(CELLS[i] for i in doubted if before[i] == column),
                 )
             )
     confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
+    confidence[doubted] = np.minimum(confidence[doubted], DOUBTFUL)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
@@ -152,6 +155,32 @@ def choose_cells(
                 Problem("gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,))
             )
     return labels, confidence, players, warnings
+
+
+def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int, int]) -> list[int]:
+    """The likeliest label per cell (rows of ``probs``) with at most ``capacity[column]`` cells of each
+    capped column: one assignment for the whole board, not a cell at a time, so that a colour read
+    too often gives up the cells it explains worst, to what explains each of them next best.
+
+    Cells labelled outside the capped columns (gold, empty, a colour not in play) keep their label
+    unless a capped column's cell needs to move to it.
+
+    >>> probs = np.array([[0.1, 0.0, 0.9, 0.0], [0.1, 0.0, 0.6, 0.3], [0.05, 0.0, 0.85, 0.1]])
+    >>> assign_under_supply(probs, [2, 2, 2], {2: 2, 3: 2})
+    [2, 3, 2]
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    rows = [i for i, label in enumerate(labels) if label in capacity or probs[i, list(capacity)].max() > 0]
+    free = [column for column in range(probs.shape[1]) if column not in capacity]
+    # Each capped column offers as many places as its supply; every other column one per cell.
+    places = [c for c, n in capacity.items() for _ in range(n)] + [c for c in free for _ in rows]
+    cost = -np.log(np.maximum(probs[np.ix_(rows, places)], 1e-12))
+    chosen_rows, chosen_places = linear_sum_assignment(cost)
+    assigned = list(labels)
+    for row, place in zip(chosen_rows, chosen_places, strict=True):
+        assigned[rows[row]] = places[place]
+    return assigned
 
 
 def _guess_players(

@@ -1,0 +1,69 @@
+"""Colours are assigned for the whole board at once, within each player's supply."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import numpy as np
+
+from engine.board import CELLS, GOLD_CELLS
+from engine.supply import supply_for
+from vision.read.assemble import DOUBTFUL, UNCERTAIN, assign_under_supply, choose_cells
+from vision.read.cells import EMPTY, CellReading
+
+COLOURS = ("orange", "blue", "green")
+ORANGE, BLUE, GREEN = 2, 3, 4
+OFF_GOLD = [cell for cell in CELLS if cell not in GOLD_CELLS]
+
+
+def board(rows: dict[int, list[float]]) -> CellReading:
+    """A reading whose listed off-gold cells (by index into ``OFF_GOLD``) have the given
+    probabilities over empty, gold, orange, blue, green; every other cell is surely empty or gold."""
+    probs = np.zeros((len(CELLS), 2 + len(COLOURS)))
+    probs[:, EMPTY] = 1.0
+    for cell in GOLD_CELLS:
+        probs[cell.number] = [0, 1, 0, 0, 0]
+    for index, row in rows.items():
+        probs[OFF_GOLD[index].number] = row
+    return CellReading(COLOURS, probs, probs.copy(), np.zeros(len(CELLS)))
+
+
+def test_a_colour_read_too_often_gives_up_the_cells_another_colour_explains_best() -> None:
+    limit = sum(supply_for(3))
+    sure = {i: [0.0, 0.0, 0.99, 0.005, 0.005] for i in range(limit - 1)}
+    # Both read orange, one too many: the less sure (a) has no reading nearly as likely, while (b)
+    # looks nearly as blue. A cell-by-cell cut drops (a); the board's likeliest reading moves (b).
+    a, b = limit - 1, limit
+    reading = board(sure | {a: [0.2, 0.0, 0.4, 0.2, 0.2], b: [0.0, 0.0, 0.55, 0.45, 0.0]})
+    labels, confidence, _, warnings = choose_cells(reading, COLOURS)
+    assert labels[OFF_GOLD[a].number] == ORANGE and labels[OFF_GOLD[b].number] == BLUE
+    assert sum(label == ORANGE for label in labels) == limit
+    # The supply proves a misreading among the orange cells, not which: all of them are doubtful.
+    (warning,) = [w for w in warnings if w.code == "too_many_of_colour"]
+    assert set(warning.cells) == {OFF_GOLD[i] for i in range(limit + 1)}
+    assert all(confidence[OFF_GOLD[i].number] <= DOUBTFUL < UNCERTAIN for i in range(limit + 1))
+
+
+def test_within_the_supply_every_cell_keeps_its_likeliest_reading_and_its_confidence() -> None:
+    reading = board({0: [0.1, 0.0, 0.9, 0.0, 0.0], 1: [0.0, 0.0, 0.3, 0.7, 0.0], 2: [0.2, 0, 0, 0, 0.8]})
+    labels, confidence, _, warnings = choose_cells(reading, COLOURS)
+    assert [labels[OFF_GOLD[i].number] for i in range(3)] == [ORANGE, BLUE, GREEN]
+    assert [round(confidence[OFF_GOLD[i].number], 2) for i in range(3)] == [0.9, 0.7, 0.8]
+    assert not [w for w in warnings if w.code == "too_many_of_colour"]
+
+
+def test_assign_under_supply_finds_the_likeliest_board_within_the_supply() -> None:
+    rng = np.random.default_rng(5)
+    probs = rng.dirichlet(np.ones(4), size=6)
+
+    def likelihood(labels: tuple[int, ...] | list[int]) -> float:
+        return float(sum(np.log(probs[i, label]) for i, label in enumerate(labels)))
+
+    # Columns 2 and 3 hold one cell each; 0 and 1 (empty, gold) as many as come.
+    allowed = [
+        labels for labels in product(range(4), repeat=6) if labels.count(2) <= 1 and labels.count(3) <= 1
+    ]
+    best = max(allowed, key=likelihood)
+    got = assign_under_supply(probs, [int(np.argmax(row)) for row in probs], {2: 1, 3: 1})
+    assert got.count(2) <= 1 and got.count(3) <= 1
+    assert np.isclose(likelihood(got), likelihood(best))
