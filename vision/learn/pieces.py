@@ -22,6 +22,7 @@ from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
 from vision.read.rectify import reduce_for_view, warp_to_view
+from vision.weights import load_weights
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -62,8 +63,8 @@ MIN_LAB = 0.3
 WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
 #: Logistic weights over :func:`warrior_signs` and a constant (:func:`warrior_odds`), fitted on the
 #: tuning copies' photos, each seen from above by :func:`vision.learn.improvise.board_face`
-#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
-WARRIOR_WEIGHTS: tuple[float, ...] = (5.569, 3.002, -3.827, -0.217, -7.519)
+#: (``vision/data/weights/warriors.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes it again).
+WARRIOR_WEIGHTS = load_weights("warriors")
 
 
 def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:

@@ -23,6 +23,7 @@ from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import fine_detail, texture_match
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -128,11 +129,8 @@ class CellSigns:
 FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare", "face_match", "face_detail")
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit TUNING_DIR`` prints them again).
-WEIGHTS: tuple[float, ...] = (
-    6.656, 1.769, 4.811, -2.444, 0.023, -13.609, 0.812,
-    4.039,
-)  # fmt: skip
+#: (``vision/data/weights/cells-reference.json``; ``armadora bench fit TUNING_DIR`` writes it again).
+WEIGHTS = load_weights("cells-reference")
 
 
 def cell_signs(

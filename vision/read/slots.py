@@ -33,6 +33,7 @@ from vision.geometry import (
 from vision.locate.features import Camera
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import correlation, fine_detail, texture_match
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -100,39 +101,15 @@ FEATURES = (
     *(f"{sign}_{band}" for sign in PROFILE_SIGNS for band in range(PROFILE_BANDS)),
 )  # fmt: skip
 
-#: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit TUNING_DIR`` prints them again): one row for the shares of
-#: :data:`FEATURES`' first nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the
-#: constant.
-WEIGHTS: tuple[float, ...] = (
-    2.372, 0.799, 2.630, 1.036, 3.473, -3.310, -2.919, -2.073, 1.305,
-    0.009, -0.206, -0.754, 0.115, 0.429, 0.137, 0.128, 0.051,
-    -0.155, -0.229, -0.028, 0.218, -0.038, 0.017, 0.013, -0.090,
-    -0.268, -0.295, -0.123, -0.107, 0.031, 0.242, 0.124, -0.057,
-    -0.211, 0.147, 1.099, -1.642, -1.912, -0.142, -0.159, 0.312,
-    -2.356,
-)  # fmt: skip
-
-
+#: Logistic weights over :func:`model_inputs` (one row for the shares of :data:`FEATURES`' first
+#: nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the constant), fitted on the
+#: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
+#: ``armadora bench fit TUNING_DIR`` writes it again.
+WEIGHTS = load_weights("slots-reference")
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
-#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``): the learnt one on photos
-#: 0-299 and 360-1319 of ``copies-tuning``, the improvised one on photos 0-299 and 360-599.
-LEARNT_WEIGHTS: tuple[float, ...] = (
-    0.980, 1.347, 1.830, 0.624, 3.116, -3.718, -4.367, -2.501, 0.984,
-    0.602, -0.274, -0.774, 1.121, 0.423, 0.389, -0.406, 0.190,
-    -0.581, 0.003, 0.021, -0.459, -0.313, -0.436, -0.329, -0.206,
-    -0.299, -0.465, -0.512, -0.260, 0.148, 0.191, -0.106, -0.589,
-    0.457, 0.427, 1.056, -2.420, -3.017, 0.378, 0.378, 0.366,
-    -2.278,
-)  # fmt: skip
-IMPROVISED_WEIGHTS: tuple[float, ...] = (
-    2.162, 1.699, 0.458, 0.498, 3.726, -3.673, -5.630, -1.383, -4.701,
-    -0.277, -0.254, -0.424, -0.389, 1.450, 0.327, 0.043, -0.329,
-    -0.145, -0.211, 0.848, -1.200, -0.587, -0.380, -0.275, -0.267,
-    0.898, 0.541, 0.495, 1.260, 0.052, -0.845, -0.986, 0.537,
-    0.259, 0.337, 2.132, -1.482, -2.115, 0.016, 0.376, 0.159,
-    -1.450,
-)  # fmt: skip
+#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
+LEARNT_WEIGHTS = load_weights("slots-learnt")
+IMPROVISED_WEIGHTS = load_weights("slots-improvised")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:

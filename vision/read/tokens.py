@@ -31,6 +31,7 @@ from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, FaceRaster, cell_centre_
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -47,10 +48,10 @@ BLUR_PX = 0.8
 FEATURES = ("match_above_art", "token_coloured", "occupied_around", "outline", "warrior_looks")
 #: Logistic weights over the features and a constant, with a profile learnt from a setup photo
 #: and with one improvised from the photo read, fitted on the tuning copies only
-#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again). Each kind weighs the columns
-#: :data:`WEIGHED` names; the others' weights are 0.
-LEARNT_WEIGHTS: tuple[float, ...] = (7.504, 0.000, 1.523, 8.972, 0.000, -11.368)
-IMPROVISED_WEIGHTS: tuple[float, ...] = (12.362, 3.413, 0.000, 0.000, 0.581, -5.961)
+#: (``vision/data/weights/hidden-*.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes them
+#: again). Each kind weighs the columns :data:`WEIGHED` names; the others' weights are 0.
+LEARNT_WEIGHTS = load_weights("hidden-learnt")
+IMPROVISED_WEIGHTS = load_weights("hidden-improvised")
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
