@@ -25,12 +25,20 @@ from vision.read.slots import SlotReading
 
 FloatArray = npt.NDArray[np.float64]
 
-#: Below this, an element is reported as uncertain.
-UNCERTAIN = 0.8
-#: Flip at most this many of the least certain slots looking for a legal set.
-MAX_SLOT_FLIPS = 2
-#: Only slots at least this uncertain are candidates for flipping.
-FLIPPABLE = 0.97
+
+@dataclass(frozen=True)
+class AssembleParams:
+    """How the readings become one position: the hand-set numbers."""
+
+    #: Below this, an element is reported as uncertain.
+    uncertain: float = 0.8
+    #: Flip at most this many of the least certain slots looking for a legal set.
+    max_slot_flips: int = 2
+    #: Only slots at least this uncertain are candidates for flipping.
+    flippable: float = 0.97
+
+
+ASSEMBLE_PARAMS = AssembleParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +57,9 @@ def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
     return any(territory.bit_count() < MIN_TERRITORY for territory in walls.territories)
 
 
-def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
+def choose_slots(
+    probabilities: FloatArray, params: AssembleParams = ASSEMBLE_PARAMS
+) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades."""
     chosen = probabilities > 0.5
     confidence = np.where(chosen, probabilities, 1 - probabilities)
@@ -59,9 +69,9 @@ def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray
         drop = [i for i in order if chosen[i]][: int(chosen.sum()) - TOTAL_PALISADES]
         chosen[drop] = False
     if _has_small_territory(chosen):
-        candidates = [int(i) for i in order[:8] if confidence[i] < FLIPPABLE]
+        candidates = [int(i) for i in order[:8] if confidence[i] < params.flippable]
         best: tuple[float, tuple[int, ...]] | None = None
-        for flips in range(1, MAX_SLOT_FLIPS + 1):
+        for flips in range(1, params.max_slot_flips + 1):
             for combo in combinations(candidates, flips):
                 trial = chosen.copy()
                 trial[list(combo)] ^= True
@@ -175,10 +185,11 @@ def assemble(
     *,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
+    params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> Assembled:
     """The position read, with rule-guided choices, confidences and warnings."""
     labels, cell_confidence, players, warnings = choose_cells(cells, players)
-    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities)
+    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, params=params)
     warnings += slot_warnings
     names = ("empty", "gold", *cells.colours)
     gold: list[Gold] = []
@@ -191,7 +202,7 @@ def assemble(
             gold.append(Gold(cell, value))
         elif label != EMPTY:
             warriors.append(Warrior(cell, names[label], None))
-    for number in np.flatnonzero(cell_confidence < UNCERTAIN):
+    for number in np.flatnonzero(cell_confidence < params.uncertain):
         cell = CELLS[int(number)]
         warnings.append(
             Problem(
@@ -205,7 +216,7 @@ def assemble(
         warnings.append(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
-    for number in np.flatnonzero(slot_confidence < UNCERTAIN):
+    for number in np.flatnonzero(slot_confidence < params.uncertain):
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
         warnings.append(
@@ -217,7 +228,7 @@ def assemble(
         )
     gold_confidence = {cell: conf for cell, (_, conf) in gold_values.items()}
     for cell, conf in gold_confidence.items():
-        if conf < UNCERTAIN:
+        if conf < params.uncertain:
             value = gold_values[cell][0]
             warnings.append(
                 Problem(
