@@ -26,8 +26,8 @@ from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm
-from vision.learn.improvise import improvise
-from vision.learn.pieces import warrior_looks
+from vision.learn.improvise import IMPROVISE_PARAMS, ImproviseParams, improvise
+from vision.learn.pieces import PIECE_PARAMS, PieceParams, warrior_looks
 from vision.load import Photo, load_photo
 from vision.locate.features import (
     SEARCH_ATTEMPTS,
@@ -39,47 +39,92 @@ from vision.locate.features import (
     locate,
 )
 from vision.locate.grid import GridFit, locate_by_grid
-from vision.locate.register import register
+from vision.locate.register import REGISTER_PARAMS, RegisterParams, register
 from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
-from vision.read.assemble import Assembled, assemble
-from vision.read.cells import CellSigns, cell_pixels, cell_signs, occupied_probability, read_cells
-from vision.read.glare import clipped_mask, clipped_shares
+from vision.read.assemble import ASSEMBLE_PARAMS, Assembled, AssembleParams, assemble
+from vision.read.cells import (
+    CELL_PARAMS,
+    CellParams,
+    CellSigns,
+    cell_pixels,
+    cell_signs,
+    occupied_probability,
+    read_cells,
+)
+from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares
 from vision.read.numerals import assign_gold_values, numeral_probabilities
-from vision.read.rectify import balance, face_view, rectify, to_float
-from vision.read.slots import estimate_wood, leans_mm, palisade_mask, read_slots, slot_features
-from vision.read.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
-from vision.texture import fine_detail
+from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
+from vision.read.slots import (
+    SLOT_PARAMS,
+    SlotParams,
+    estimate_wood,
+    leans_mm,
+    palisade_mask,
+    read_slots,
+    slot_features,
+)
+from vision.read.tokens import (
+    TOKEN_PARAMS,
+    TokenParams,
+    hidden_occupied,
+    hidden_signs,
+    match_levels,
+    occupied_odds,
+    token_match,
+)
+from vision.texture import TEXTURE_PARAMS, TextureParams, fine_detail
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 T = TypeVar("T")
 
-#: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.locate.register`), and
-#: the slower ways of finding the board are tried too; on the tuning photos a board found right
-#: had at least 59.
-CONFIDENT_PATCHES = 45
-#: Fewer than this agreeing even then, and the art is not the profile's: another copy whose frame
-#: the features matched. On the tuning photos the reference kit's boards had at least 59 and other
-#: copies found by its features at most 13.
-ART_MATCHED_PATCHES = 30
-#: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures too.
-MAYBE_OCCUPIED = 0.05
-#: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
-SURE_EMPTY = 0.05
-#: A hidden gold cell's pixel is gold when this near the gold's colour; a token shows this share of
-#: its cell's disc as gold at least.
-GOLD_NEAR = 0.25
-GOLD_FULL_SHARE = 0.4
-#: How sharply a better warrior match (normalised correlation) makes its colour the likelier, and how
-#: much the colour votes count beside it (chosen on the tuning copies).
-TOKEN_MATCH_WEIGHT = 20.0
-VOTE_POWER = 0.5
-#: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`) makes
-#: it the likelier (chosen on the tuning copies).
-NEAR_WEIGHT = 5.0
-#: Margin around a gold cell in the crop handed to the numeral reader.
-GOLD_CROP_MARGIN_MM = 5.0
-MAX_GOLD_PX_PER_MM = 6.0
+
+@dataclass(frozen=True)
+class ScanParams:
+    """The pipeline's hand-set numbers, and each stage's own that it passes down."""
+
+    #: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.locate.register`),
+    #: and the slower ways of finding the board are tried too; on the tuning photos a board found
+    #: right had at least 59.
+    confident_patches: int = 45
+    #: Fewer than this agreeing even then, and the art is not the looks': another copy whose frame
+    #: the features matched. On the tuning photos the reference kit's boards had at least 59 and
+    #: other copies found by its features at most 13.
+    art_matched_patches: int = 30
+    #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures.
+    maybe_occupied: float = 0.05
+    #: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
+    sure_empty: float = 0.05
+    #: A hidden gold cell's pixel is gold when this near the gold's colour; a token shows this share
+    #: of its cell's disc as gold at least.
+    gold_near: float = 0.25
+    gold_full_share: float = 0.4
+    #: How sharply a better warrior match (normalised correlation) makes its colour the likelier, and
+    #: how much the colour votes count beside it (chosen on the tuning copies).
+    token_match_weight: float = 20.0
+    vote_power: float = 0.5
+    #: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`)
+    #: makes it the likelier (chosen on the tuning copies).
+    near_weight: float = 5.0
+    #: Margin around a gold cell in the crop handed to the numeral reader, and the crop's finest scale.
+    gold_crop_margin_mm: float = 5.0
+    max_gold_px_per_mm: float = 6.0
+    # Each stage's own, passed down to it. (Finding the board by features or by gold and grid keeps
+    # its modules' defaults, FeatureParams and GridParams: the tests stand in for those stages with
+    # functions of their old signatures.)
+    register: RegisterParams = REGISTER_PARAMS
+    improvise: ImproviseParams = IMPROVISE_PARAMS
+    rectify: RectifyParams = RECTIFY_PARAMS
+    texture: TextureParams = TEXTURE_PARAMS
+    slots: SlotParams = SLOT_PARAMS
+    cells: CellParams = CELL_PARAMS
+    tokens: TokenParams = TOKEN_PARAMS
+    pieces: PieceParams = PIECE_PARAMS
+    assemble: AssembleParams = ASSEMBLE_PARAMS
+    glare: GlareParams = GLARE_PARAMS
+
+
+SCAN_PARAMS = ScanParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,6 +193,7 @@ def scan(
     profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
+    params: ScanParams = SCAN_PARAMS,
 ) -> Scan:
     """Read a photo file's bytes.
 
@@ -155,7 +201,9 @@ def scan(
     """
     timer = _Timer()
     photo: Photo = timer.run("load", load_photo, data)
-    return scan_image(photo.image, profile=profile, players=players, variant=variant, timer=timer)
+    return scan_image(
+        photo.image, profile=profile, players=players, variant=variant, timer=timer, params=params
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,34 +230,43 @@ class BoardView:
 
 
 def board_view(
-    image: Image, profile: Looks, timer: _Timer | None = None, found: Located | None = None
+    image: Image,
+    profile: Looks,
+    timer: _Timer | None = None,
+    found: Located | None = None,
+    params: ScanParams = SCAN_PARAMS,
 ) -> BoardView:
     """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
     balance its light."""
     timer = timer or _Timer()
     face = face_view(profile, CANONICAL)
     if found is not None:
-        return _seen(image, profile, found, face, timer)
+        return _seen(image, profile, found, face, timer, params)
     found = timer.run("locate", locate, image, profile)
-    registration = timer.run("register", register, image, found.homography, face, CANONICAL)
+    registration = timer.run("register", register, image, found.homography, face, CANONICAL, params.register)
     # Few patches of art agreeing on where the board is means the features matched badly (a hand,
     # a steep view of a finished game): the later, slower attempts may find it better.
     attempt = found.attempt
-    while registration.agreeing < CONFIDENT_PATCHES and attempt + 1 < len(SEARCH_ATTEMPTS):
+    while registration.agreeing < params.confident_patches and attempt + 1 < len(SEARCH_ATTEMPTS):
         try:
             again = timer.run("locate", locate, image, profile, attempt + 1)
         except NoBoardError:
             break
         attempt = again.attempt
-        second = timer.run("register", register, image, again.homography, face, CANONICAL)
+        second = timer.run("register", register, image, again.homography, face, CANONICAL, params.register)
         if second.agreeing > registration.agreeing:
             found, registration = again, second
-    seen = _seen(image, profile, replace(found, homography=registration.homography), face, timer)
+    seen = _seen(image, profile, replace(found, homography=registration.homography), face, timer, params)
     return replace(seen, agreeing=registration.agreeing)
 
 
 def _seen(
-    image: Image, profile: Looks, located: Located, face: npt.NDArray[np.float32], timer: _Timer
+    image: Image,
+    profile: Looks,
+    located: Located,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
 ) -> BoardView:
     """The board view once the board's place in the photo is settled."""
     height, width = image.shape[:2]
@@ -217,14 +274,14 @@ def _seen(
     with timer.stage("rectify"):
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
         topdown = rectify(image, located.homography, CANONICAL)
-        balanced = balance(to_float(topdown), face, CANONICAL, tokens)
-        details = fine_detail(balanced.image, face)
+        balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
+        details = fine_detail(balanced.image, face, params.texture)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
-            wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera))
+            wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera), params=params.slots)
     return BoardView(
         located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood,
-        clipped=clipped_mask(topdown),
+        clipped=clipped_mask(topdown, params.glare),
     )  # fmt: skip
 
 
@@ -240,7 +297,7 @@ def warrior_colours(profile: Looks) -> tuple[npt.NDArray[np.float32], ...]:
     return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
-def view_slot_features(view: BoardView, profile: Looks) -> FloatArray:
+def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
     """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``."""
     return slot_features(
         view.balanced,
@@ -251,10 +308,13 @@ def view_slot_features(view: BoardView, profile: Looks) -> FloatArray:
         warrior_colours(profile),
         view.glare,
         view.details,
+        params=params.slots,
     )
 
 
-def view_cell_signs(view: BoardView, profile: Looks, palisades: Iterable[Slot]) -> CellSigns:
+def view_cell_signs(
+    view: BoardView, profile: Looks, palisades: Iterable[Slot], params: ScanParams = SCAN_PARAMS
+) -> CellSigns:
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide."""
     return cell_signs(
         view.balanced,
@@ -266,6 +326,7 @@ def view_cell_signs(view: BoardView, profile: Looks, palisades: Iterable[Slot]) 
         view.white,
         (view.wood,),
         view.details,
+        params=params.cells,
     )
 
 
@@ -276,24 +337,28 @@ def scan_image(
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
     timer: _Timer | None = None,
+    params: ScanParams = SCAN_PARAMS,
 ) -> Scan:
     """Read an upright BGR photo already in memory."""
     timer = timer or _Timer()
-    view, profile, unknown = _view_of_some_copy(image, profile, timer)
+    view, profile, unknown = _view_of_some_copy(image, profile, timer, params)
     targets = token_colours(profile)
     with timer.stage("slots"):
-        slots = read_slots(view_slot_features(view, profile), SLOT_WEIGHTS[profile.kind])
+        slots = read_slots(view_slot_features(view, profile, params), SLOT_WEIGHTS[profile.kind])
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
-        signs = view_cell_signs(view, profile, palisades)
-        occupied, shares = judge_cells(view, profile, signs)
+        signs = view_cell_signs(view, profile, palisades, params)
+        occupied, shares = judge_cells(view, profile, signs, params)
         cells = read_cells(
             replace(signs, shares=shares), tuple(name for name in targets if name != "gold"), occupied
         )
-    gold = timer.run("numerals", read_gold_values, image, view.located.homography)
+    gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     with timer.stage("assemble"):
-        glare = None if view.clipped is None else clipped_shares(view.clipped)
-        assembled = assemble(cells, slots, gold, players=players, variant=variant, glare=glare)
+        glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
+        assembled = assemble(
+            cells, slots, gold, players=players, variant=variant, glare=glare,
+            glare_params=params.glare, params=params.assemble,
+        )  # fmt: skip
         report = check(assembled.position)
     if unknown:
         assembled = replace(assembled, warnings=(UNKNOWN_COPY, *assembled.warnings))
@@ -306,7 +371,9 @@ def hidden_cells(profile: Looks) -> list[Cell]:
     return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
 
 
-def judge_cells(view: BoardView, profile: Looks, signs: CellSigns) -> tuple[FloatArray, FloatArray]:
+def judge_cells(
+    view: BoardView, profile: Looks, signs: CellSigns, params: ScanParams = SCAN_PARAMS
+) -> tuple[FloatArray, FloatArray]:
     """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
     profile's warrior pictures add (:mod:`vision.read.tokens`).
 
@@ -322,16 +389,18 @@ def judge_cells(view: BoardView, profile: Looks, signs: CellSigns) -> tuple[Floa
     if gold_hidden:
         # The face never showed these cells bare, but gold never leaves them: how much of each
         # looks like the gold is all there is to ask.
-        discs = cell_pixels(view.balanced, CANONICAL)[gold_hidden]
+        discs = cell_pixels(view.balanced, CANONICAL, params=params.cells)[gold_hidden]
         gold = rgb_to_bgr_float(profile.gold)
-        seen = (shaded_distance(discs, gold) < GOLD_NEAR).mean(axis=1)
+        seen = (shaded_distance(discs, gold) < params.gold_near).mean(axis=1)
         occupied[gold_hidden] = 1.0
-        shares[gold_hidden, 0] = np.clip(seen / GOLD_FULL_SHARE, 0.0, 1.0)
+        shares[gold_hidden, 0] = np.clip(seen / params.gold_full_share, 0.0, 1.0)
     if not profile.tokens:
         return occupied, shares
-    maybe = set(np.flatnonzero(occupied > MAYBE_OCCUPIED).tolist()) - {cell.number for cell in GOLD_CELLS}
+    maybe = set(np.flatnonzero(occupied > params.maybe_occupied).tolist()) - {
+        cell.number for cell in GOLD_CELLS
+    }
     looked_at = sorted(set(hidden) | maybe)
-    matches, hidden_at = picture_signs(view, profile, signs, looked_at, occupied)
+    matches, hidden_at = picture_signs(view, profile, signs, looked_at, occupied, params)
     rows = {n: i for i, n in enumerate(looked_at)}
     if hidden:
         occupied[hidden] = hidden_occupied(hidden_at[[rows[n] for n in hidden]], HIDDEN_WEIGHTS[profile.kind])
@@ -341,16 +410,21 @@ def judge_cells(view: BoardView, profile: Looks, signs: CellSigns) -> tuple[Floa
     # but its pixels are near white, shade allowed, and not near black.
     near = signs.near[looked_at, 1:]
     players = (
-        shares[looked_at, 1:] ** VOTE_POWER
-        * np.exp(TOKEN_MATCH_WEIGHT * (matches - matches.max(axis=1, keepdims=True)))
-        * np.exp(NEAR_WEIGHT * (near - near.max(axis=1, keepdims=True)))
+        shares[looked_at, 1:] ** params.vote_power
+        * np.exp(params.token_match_weight * (matches - matches.max(axis=1, keepdims=True)))
+        * np.exp(params.near_weight * (near - near.max(axis=1, keepdims=True)))
     )
     shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
     return occupied, shares
 
 
 def picture_signs(
-    view: BoardView, profile: Looks, signs: CellSigns, numbers: list[int], occupied: FloatArray
+    view: BoardView,
+    profile: Looks,
+    signs: CellSigns,
+    numbers: list[int],
+    occupied: FloatArray,
+    params: ScanParams = SCAN_PARAMS,
 ) -> tuple[FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
     (:func:`vision.read.tokens.token_match`), and the hidden cells' signs
@@ -361,16 +435,22 @@ def picture_signs(
     """
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
-    art: list[int] = np.flatnonzero(seen & (occupied < SURE_EMPTY)).tolist()
-    warriors: list[int] = np.flatnonzero(seen & (occupied > 1 - SURE_EMPTY)).tolist()
+    art: list[int] = np.flatnonzero(seen & (occupied < params.sure_empty)).tolist()
+    warriors: list[int] = np.flatnonzero(seen & (occupied > 1 - params.sure_empty)).tolist()
     matched = sorted({*numbers, *art, *warriors})
     rows = {n: i for i, n in enumerate(matched)}
-    matches = token_match(view.balanced, profile, [CELLS[n] for n in matched], CANONICAL)
-    levels = match_levels(matches[[rows[n] for n in art]], matches[[rows[n] for n in warriors]])
+    matches = token_match(
+        view.balanced, profile, [CELLS[n] for n in matched], CANONICAL, params=params.tokens
+    )
+    levels = match_levels(
+        matches[[rows[n] for n in art]], matches[[rows[n] for n in warriors]], params=params.tokens
+    )
     asked = matches[[rows[n] for n in numbers]]
     around = occupied_odds(int((seen & (occupied > 0.5)).sum()), int(seen.sum()))
-    looks = warrior_looks(view.balanced, [CELLS[n] for n in numbers], CANONICAL)
-    return asked, hidden_signs(asked, signs.features[numbers, 1], looks, *levels, around)
+    looks = warrior_looks(view.balanced, [CELLS[n] for n in numbers], CANONICAL, params=params.pieces)
+    return asked, hidden_signs(
+        asked, signs.features[numbers, 1], looks, *levels, around, params=params.tokens
+    )
 
 
 #: The slot reader's and the hidden cells' weights, by how the profile's face was made
@@ -394,7 +474,9 @@ UNKNOWN_COPY = Problem(
 )
 
 
-def _view_of_some_copy(image: Image, profile: Looks | None, timer: _Timer) -> tuple[BoardView, Looks, bool]:
+def _view_of_some_copy(
+    image: Image, profile: Looks | None, timer: _Timer, params: ScanParams
+) -> tuple[BoardView, Looks, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
     A board whose art the profile's features do not find is looked for by its gold and grid. With
@@ -405,38 +487,42 @@ def _view_of_some_copy(image: Image, profile: Looks | None, timer: _Timer) -> tu
     """
     if profile is not None:
         try:
-            return board_view(image, profile, timer), profile, False
+            return board_view(image, profile, timer, params=params), profile, False
         except NoBoardError as refusal:
             # A board whose art's features were not found (small and steep, say) may still be found
             # by its gold and grid, as an unknown copy's is.
-            fit = timer.run("locate", locate_by_grid, image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
+            gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
+            fit = timer.run("locate", locate_by_grid, image, gold)
             if fit is None:
                 raise refusal from None
-            return board_view(image, profile, timer, grid_located(fit)), profile, False
+            return board_view(image, profile, timer, grid_located(fit), params), profile, False
     try:
-        view = board_view(image, reference_looks(), timer)
+        view = board_view(image, reference_looks(), timer, params=params)
     except NoBoardError as refusal:
-        seen = improvised_view(image, timer)
+        seen = improvised_view(image, timer, params)
         if seen is None:
             raise refusal from None
         return (*seen, True)
-    if view.agreeing is not None and view.agreeing < ART_MATCHED_PATCHES:
+    if view.agreeing is not None and view.agreeing < params.art_matched_patches:
         # The features found the reference kit's frame on another copy: its gold and grid place it
         # better, and its own colours read it.
-        seen = improvised_view(image, timer)
+        seen = improvised_view(image, timer, params)
         if seen is not None:
             return (*seen, True)
     return view, reference_looks(), False
 
 
-def improvised_view(image: Image, timer: _Timer | None = None) -> tuple[BoardView, Looks] | None:
+def improvised_view(
+    image: Image, timer: _Timer | None = None, params: ScanParams = SCAN_PARAMS
+) -> tuple[BoardView, Looks] | None:
     """The board found by its gold and grid, seen with a profile improvised from the photo
     (:func:`vision.learn.improvise.improvise`), or None."""
     timer = timer or _Timer()
-    improvised = timer.run("locate", improvise, image)
+    improvised = timer.run("locate", improvise, image, params=params.improvise)
     if improvised is None:
         return None
-    return board_view(image, improvised.profile, timer, grid_located(improvised.fit)), improvised.profile
+    view = board_view(image, improvised.profile, timer, grid_located(improvised.fit), params)
+    return view, improvised.profile
 
 
 def grid_located(fit: GridFit) -> Located:
@@ -445,19 +531,20 @@ def grid_located(fit: GridFit) -> Located:
     return Located(fit.homography, fit.crossings, fit.looked_for, found_by=fit.found_by)
 
 
-def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, float]:
+def gold_crop(
+    image: Image, homography: FloatArray, cell: Cell, params: ScanParams = SCAN_PARAMS
+) -> tuple[Image, float]:
     """A top-down crop of one cell and a margin, at about the photo's own resolution there."""
     x0, y0 = cell_origin_mm(cell)
-    side = PITCH_MM + 2 * GOLD_CROP_MARGIN_MM
+    margin = params.gold_crop_margin_mm
+    side = PITCH_MM + 2 * margin
     corners = np.array([[x0, y0], [x0 + PITCH_MM, y0], [x0 + PITCH_MM, y0 + PITCH_MM], [x0, y0 + PITCH_MM]])
     quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
     native = np.sqrt(cv2.contourArea(quad.astype(np.float32))) / PITCH_MM
-    px_per_mm = float(min(MAX_GOLD_PX_PER_MM, max(1.5, native)))
+    px_per_mm = float(min(params.max_gold_px_per_mm, max(1.5, native)))
     view = FaceRaster(px_per_mm)
     size = round(side * px_per_mm)
-    shift = np.array(
-        [[1, 0, x0 - GOLD_CROP_MARGIN_MM], [0, 1, y0 - GOLD_CROP_MARGIN_MM], [0, 0, 1]], np.float64
-    )
+    shift = np.array([[1, 0, x0 - margin], [0, 1, y0 - margin], [0, 0, 1]], np.float64)
     to_image = homography @ shift @ np.linalg.inv(view.from_mm())
     crop = cv2.warpPerspective(
         image,
@@ -469,11 +556,13 @@ def gold_crop(image: Image, homography: FloatArray, cell: Cell) -> tuple[Image, 
     return cast(Image, crop), px_per_mm
 
 
-def read_gold_values(image: Image, homography: FloatArray) -> dict[Cell, tuple[int | None, float]]:
+def read_gold_values(
+    image: Image, homography: FloatArray, params: ScanParams = SCAN_PARAMS
+) -> dict[Cell, tuple[int | None, float]]:
     """The value of the gold on each gold cell, with its confidence, under the 7,6,6,5,5,4,4,3 constraint."""
     rows = []
     for cell in GOLD_CELLS:
-        crop, px_per_mm = gold_crop(image, homography, cell)
+        crop, px_per_mm = gold_crop(image, homography, cell, params)
         rows.append(numeral_probabilities(crop, px_per_mm))
     values, confidences = assign_gold_values(np.array(rows))
     return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}

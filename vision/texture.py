@@ -17,6 +17,7 @@ there; where anything covers it, it does not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 import cv2
@@ -27,13 +28,23 @@ FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Indices = npt.NDArray[np.intp]
 
-#: Texture is compared on detail finer than this Gaussian (view pixels): shading and glare are
-#: smoother. The photo is blurred by the first, the face by the second, as photos are a little blurred.
-DETAIL_SIGMA_PX = 4.0
-PHOTO_BLUR_PX = 1.0
+
+@dataclass(frozen=True)
+class TextureParams:
+    """The texture signs' hand-set numbers."""
+
+    #: Texture is compared on detail finer than this Gaussian (view pixels): shading and glare are
+    #: smoother. The photo is blurred by the first, the face by the second, as photos are a little blurred.
+    detail_sigma_px: float = 4.0
+    photo_blur_px: float = 1.0
+    #: The texture is matched at shifts up to this (view pixels), for what registration leaves.
+    match_shift_px: int = 1
+
+
+TEXTURE_PARAMS = TextureParams()
+
+
 FACE_BLUR_PX = 0.8
-#: The texture is matched at shifts up to this (view pixels), for what registration leaves.
-MATCH_SHIFT_PX = 1
 
 
 def detail(grey: FloatImage, sigma: float) -> FloatImage:
@@ -67,28 +78,35 @@ def centred(values: npt.NDArray[np.floating], mask: npt.NDArray[np.bool_]) -> Fl
     return result
 
 
-def fine_detail(balanced: FloatImage, face: FloatImage) -> tuple[FloatImage, FloatImage]:
+def fine_detail(
+    balanced: FloatImage, face: FloatImage, params: TextureParams = TEXTURE_PARAMS
+) -> tuple[FloatImage, FloatImage]:
     """The fine detail of the balanced photo and of the face (both float BGR), blurred alike."""
-    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), PHOTO_BLUR_PX))
+    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), params.photo_blur_px))
     face_grey = cast(FloatImage, cv2.GaussianBlur(face.mean(axis=-1), (0, 0), FACE_BLUR_PX))
-    return detail(photo_grey, DETAIL_SIGMA_PX), detail(face_grey, DETAIL_SIGMA_PX)
+    return detail(photo_grey, params.detail_sigma_px), detail(face_grey, params.detail_sigma_px)
 
 
 def texture_match(
-    photo_detail: FloatImage, face_detail: FloatImage, ys: Indices, xs: Indices, mask: npt.NDArray[np.bool_]
+    photo_detail: FloatImage,
+    face_detail: FloatImage,
+    ys: Indices,
+    xs: Indices,
+    mask: npt.NDArray[np.bool_],
+    params: TextureParams = TEXTURE_PARAMS,
 ) -> tuple[FloatArray, FloatArray]:
     """Per row of pixel places, how well the photo's detail matches the face's, and how much the face has.
 
     ``ys`` and ``xs`` (rows, pixels) say where each row's pixels are;
     ``mask`` which of them to count. The match is the normalised correlation,
-    best over shifts of the face up to :data:`MATCH_SHIFT_PX`: near 1 where
+    best over shifts of the face up to :attr:`TextureParams.match_shift_px`: near 1 where
     the printed art shows, near 0 where something hides it. The amount is the
     face's detail (root mean square) over the row.
     """
     height, width = face_detail.shape
     photo = centred(photo_detail[ys, xs], mask)
     best = np.full(len(ys), -1.0)
-    reach = range(-MATCH_SHIFT_PX, MATCH_SHIFT_PX + 1)
+    reach = range(-params.match_shift_px, params.match_shift_px + 1)
     for dy in reach:
         for dx in reach:
             shifted = face_detail[np.clip(ys + dy, 0, height - 1), np.clip(xs + dx, 0, width - 1)]

@@ -394,7 +394,7 @@ def test_another_copy_whose_frame_the_reference_features_find_is_read_as_unknown
     # found by their colour and emblem.
     photo = render_in_set("copies-tuning", 302)
     view = vision.scan.board_view(load_photo(photo.data).image, default_profile())
-    assert view.agreeing is not None and view.agreeing < vision.scan.ART_MATCHED_PATCHES
+    assert view.agreeing is not None and view.agreeing < vision.scan.SCAN_PARAMS.art_matched_patches
     result = scan(photo.data)
     assert result.warnings[0].code == "unknown_copy"
     comparison = compare(result.position.to_json(), photo.truth)

@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.board import CELLS, GOLD_CELLS
 from engine.supply import supply_for
-from vision.read.assemble import DOUBTFUL, UNCERTAIN, assign_under_supply, choose_cells
+from vision.read.assemble import ASSEMBLE_PARAMS, assign_under_supply, choose_cells
 from vision.read.cells import EMPTY, CellReading
 
 COLOURS = ("orange", "blue", "green")
@@ -41,7 +41,10 @@ def test_a_colour_read_too_often_gives_up_the_cells_another_colour_explains_best
     # The supply proves a misreading among the orange cells, not which: all of them are doubtful.
     (warning,) = [w for w in warnings if w.code == "too_many_of_colour"]
     assert set(warning.cells) == {OFF_GOLD[i] for i in range(limit + 1)}
-    assert all(confidence[OFF_GOLD[i].number] <= DOUBTFUL < UNCERTAIN for i in range(limit + 1))
+    assert all(
+        confidence[OFF_GOLD[i].number] <= ASSEMBLE_PARAMS.doubtful < ASSEMBLE_PARAMS.uncertain
+        for i in range(limit + 1)
+    )
 
 
 def test_within_the_supply_every_cell_keeps_its_likeliest_reading_and_its_confidence() -> None:

@@ -9,7 +9,7 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.read.assemble import assemble
 from vision.read.cells import EMPTY, CellReading
-from vision.read.glare import GlareParameters, clipped_mask, clipped_shares, doubt_under_glare
+from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare
 from vision.read.slots import SlotReading
 
 
@@ -28,10 +28,10 @@ def test_a_highlight_over_a_line_marks_that_slot_alone() -> None:
     (x, y0), (_, y1) = slot_segment_mm(slot)
     paint_mm(image, x - 5, y0 + 8, x + 5, y1 - 8, (255, 255, 255))
     cells, slots = clipped_shares(clipped_mask(image))
-    lost = np.flatnonzero(slots >= GlareParameters().doubt_share).tolist()
+    lost = np.flatnonzero(slots >= GlareParams().doubt_share).tolist()
     assert lost == [slot.number]
     # The highlight stays on the line: the cells beside it are read as usual.
-    assert cells.max() < GlareParameters().doubt_share
+    assert cells.max() < GlareParams().doubt_share
 
 
 def test_a_highlight_over_a_cell_marks_the_cell_and_not_its_neighbours() -> None:
@@ -68,7 +68,7 @@ def test_specks_narrower_than_a_stroke_are_not_glare() -> None:
 def test_doubt_caps_only_what_glare_covers_and_never_raises_confidence() -> None:
     confidence = np.array([0.99, 0.95, 0.5, 0.99])
     shares = np.array([0.0, 0.3, 0.9, 0.19])
-    capped = doubt_under_glare(confidence, shares, GlareParameters(doubt_share=0.2, doubtful=0.7))
+    capped = doubt_under_glare(confidence, shares, GlareParams(doubt_share=0.2, doubtful=0.7))
     assert capped.tolist() == [0.99, 0.7, 0.5, 0.99]
     assert (capped <= confidence).all()
 
@@ -102,7 +102,7 @@ def test_assemble_marks_what_glare_hides_in_one_warning() -> None:
     assert [w.code for w in glared.warnings] == ["glare"]
     (warning,) = glared.warnings
     assert set(warning.cells) == {Cell(2, 5), GOLD_CELLS[0]} and warning.palisades == (slot,)
-    doubtful = GlareParameters().doubtful
+    doubtful = GlareParams().doubtful
     assert glared.cell_confidence[Cell(2, 5).number] <= doubtful
     assert glared.slot_confidence[slot.number] <= doubtful
     assert glared.gold_confidence[GOLD_CELLS[0]] <= doubtful

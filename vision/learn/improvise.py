@@ -57,29 +57,40 @@ FloatArray = npt.NDArray[np.float64]
 #: is taken as surely holding one: on the tuning copies' photos 1320-1559, none of 3,222 empty
 #: cells looked as sure, and 5 % of the warriors looked less sure.
 SURE_WARRIOR = float(np.log(0.98 / 0.02))
-#: Fewer such warriors than this, and the likeliest down to these odds count too (9 of the 3,222
-#: empty cells looked as likely, and 1.6 % of the warriors less).
-MIN_SURE_WARRIORS = 10
+
+
+@dataclass(frozen=True)
+class ImproviseParams:
+    """How looks are made up from the photo being read: the hand-set numbers."""
+
+    #: Fewer such warriors than this, and the likeliest down to these odds count too (9 of the 3,222
+    #: empty cells looked as likely, and 1.6 % of the warriors less).
+    min_sure_warriors: int = 10
+    #: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
+    same_player_delta_e: float = 14.0
+    max_players: int = 4
+    #: Cells not taken as sure warriors, of a colour no sure warrior has, whose emblems match another's
+    #: this well (normalised correlation, at any quarter turn) are warriors too: one player's outlines
+    #: can all be unclear (a full board in soft light). On the tuning copies' photos 360-599 no two
+    #: cells of art of one colour matched as well as 0.85.
+    same_emblem: float = 0.9
+    #: Sure warriors grouped by colour of which no two emblems match this well are art that looked like
+    #: warriors: on the tuning copies' photos 360-599, 11 such groups matched at 0.69 at most, and
+    #: each of 555 players' groups at 0.72 at least.
+    min_group_emblem: float = 0.65
+    #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
+    #: (its emblem).
+    back_outer: float = 0.06
+    back_inner: float = 0.17
+    #: Around each interior grid line the face is filled in this far (mm) either side, then the line
+    #: drawn back.
+    line_fill_mm: float = 4.5
+
+
+IMPROVISE_PARAMS = ImproviseParams()
+
+
 LIKELY_WARRIOR = float(np.log(0.8 / 0.2))
-#: Sure warriors nearer than this in colour (CIE76, the light taken off) are one player's.
-SAME_PLAYER_DELTA_E = 14.0
-MAX_PLAYERS = 4
-#: Cells not taken as sure warriors, of a colour no sure warrior has, whose emblems match another's
-#: this well (normalised correlation, at any quarter turn) are warriors too: one player's outlines
-#: can all be unclear (a full board in soft light). On the tuning copies' photos 360-599 no two
-#: cells of art of one colour matched as well as 0.85.
-SAME_EMBLEM = 0.9
-#: Sure warriors grouped by colour of which no two emblems match this well are art that looked like
-#: warriors: on the tuning copies' photos 360-599, 11 such groups matched at 0.69 at most, and
-#: each of 555 players' groups at 0.72 at least.
-MIN_GROUP_EMBLEM = 0.65
-#: A warrior's back shows between this share of its side from its edge (its bevel) and this one
-#: (its emblem).
-BACK_OUTER = 0.06
-BACK_INNER = 0.17
-#: Around each interior grid line the face is filled in this far (mm) either side, then the line
-#: drawn back.
-LINE_FILL_MM = 4.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +124,9 @@ def board_face(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) ->
     return BoardFace(fit, top_down(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))
 
 
-def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> Improvised | None:
+def improvise(
+    image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD, params: ImproviseParams = IMPROVISE_PARAMS
+) -> Improvised | None:
     """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
     board is found (:func:`board_face`)."""
     seen = board_face(image, gold_rgb)
@@ -135,18 +148,23 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     sure = [
         cell
         for rank, cell in enumerate(ranked)
-        if looks[cell] >= SURE_WARRIOR or (rank < MIN_SURE_WARRIORS and looks[cell] >= LIKELY_WARRIOR)
+        if looks[cell] >= SURE_WARRIOR or (rank < params.min_sure_warriors and looks[cell] >= LIKELY_WARRIOR)
     ]
     pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
     # Four players at most: the largest groups are theirs, the rest taken for art that looked
     # like a warrior.
     groups = [
         (colour, [pictures[i] for i in members])
-        for colour, members in sorted(_group_by_colour(pictures, white), key=lambda group: -len(group[1]))
-        if len(members) == 1 or _emblem_matches([pictures[i] for i in members])[0].max() >= MIN_GROUP_EMBLEM
-    ][:MAX_PLAYERS]
+        for colour, members in sorted(
+            _group_by_colour(pictures, white, params=params), key=lambda group: -len(group[1])
+        )
+        if len(members) == 1
+        or _emblem_matches([pictures[i] for i in members], params=params)[0].max() >= params.min_group_emblem
+    ][: params.max_players]
     unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
-    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups])[: MAX_PLAYERS - len(groups)]
+    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
+        : params.max_players - len(groups)
+    ]
     colours, tokens = {}, {}
     names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
     for name, (colour, members) in zip(names, groups, strict=True):
@@ -156,7 +174,7 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
         colours[name] = bgr_to_rgb(white * 0.5)
     camera = camera_from_homography(fit.homography, image.shape[1], image.shape[0])
-    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera))
+    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera), params=params)
     profile = Looks(
         name="unknown copy",
         face=face,
@@ -171,14 +189,20 @@ def improvise(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> 
     return Improvised(profile, fit)
 
 
-def _group_by_colour(pictures: list[Image], white: FloatArray) -> list[tuple[FloatArray, list[int]]]:
+def _group_by_colour(
+    pictures: list[Image], white: FloatArray, params: ImproviseParams = IMPROVISE_PARAMS
+) -> list[tuple[FloatArray, list[int]]]:
     """The warriors' pictures grouped by their back's colour: each group's colour and members."""
     groups: list[tuple[FloatArray, list[int]]] = []
     labs: list[FloatArray] = []
     for i, picture in enumerate(pictures):
-        colour, _ = dominant_colour(_back(picture))
+        colour, _ = dominant_colour(_back(picture, params=params))
         lab = lab_of(bgr_to_rgb(colour / white))
-        near = [k for k, other in enumerate(labs) if float(np.linalg.norm(other - lab)) < SAME_PLAYER_DELTA_E]
+        near = [
+            k
+            for k, other in enumerate(labs)
+            if float(np.linalg.norm(other - lab)) < params.same_player_delta_e
+        ]
         if near:
             groups[near[0]][1].append(i)
             continue
@@ -188,34 +212,42 @@ def _group_by_colour(pictures: list[Image], white: FloatArray) -> list[tuple[Flo
 
 
 def _recurring_groups(
-    pictures: list[Image], white: FloatArray, known: list[FloatArray]
+    pictures: list[Image],
+    white: FloatArray,
+    known: list[FloatArray],
+    params: ImproviseParams = IMPROVISE_PARAMS,
 ) -> list[tuple[FloatArray, list[Image]]]:
     """Among cells not taken as sure warriors (``pictures``), groups of one colour that none of the
     ``known`` groups' colours is near, keeping the members whose emblem another member's matches
-    (:data:`SAME_EMBLEM`): each group's colour and its members' pictures, turned alike, largest first.
+    (:attr:`ImproviseParams.same_emblem`): each group's colour and its members' pictures, turned alike,
+    largest first.
 
     Art seldom repeats one colour with one emblem on it from cell to cell; a player's warriors do.
     """
     known_labs = [lab_of(bgr_to_rgb(colour / white)) for colour in known]
     found = []
-    for colour, members in _group_by_colour(pictures, white):
+    for colour, members in _group_by_colour(pictures, white, params=params):
         lab = lab_of(bgr_to_rgb(colour / white))
-        if len(members) < 2 or any(np.linalg.norm(lab - other) < SAME_PLAYER_DELTA_E for other in known_labs):
+        if len(members) < 2 or any(
+            np.linalg.norm(lab - other) < params.same_player_delta_e for other in known_labs
+        ):
             continue
-        matches, turns = _emblem_matches([pictures[i] for i in members])
-        kept = [k for k in range(len(members)) if matches[k].max() >= SAME_EMBLEM]
+        matches, turns = _emblem_matches([pictures[i] for i in members], params=params)
+        kept = [k for k in range(len(members)) if matches[k].max() >= params.same_emblem]
         if len(kept) < 2:
             continue
         # Turn every member as it best matches the one most others match.
-        anchor = max(kept, key=lambda k: int((matches[k] >= SAME_EMBLEM).sum()))
+        anchor = max(kept, key=lambda k: int((matches[k] >= params.same_emblem).sum()))
         found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
     return sorted(found, key=lambda group: -len(group[1]))
 
 
-def _emblem_matches(pictures: list[Image]) -> tuple[FloatArray, npt.NDArray[np.int_]]:
+def _emblem_matches(
+    pictures: list[Image], params: ImproviseParams = IMPROVISE_PARAMS
+) -> tuple[FloatArray, npt.NDArray[np.int_]]:
     """How well each picture's emblem matches each other's (:func:`_emblem_match`; -1 with itself),
     and the quarter turns that match them."""
-    emblems = [_emblem(picture) for picture in pictures]
+    emblems = [_emblem(picture, params=params) for picture in pictures]
     turns = np.zeros((len(pictures), len(pictures)), int)
     matches = np.full((len(pictures), len(pictures)), -1.0)
     for a, b in itertools.permutations(range(len(pictures)), 2):
@@ -223,9 +255,9 @@ def _emblem_matches(pictures: list[Image]) -> tuple[FloatArray, npt.NDArray[np.i
     return matches, turns
 
 
-def _emblem(picture: Image) -> npt.NDArray[np.float32]:
+def _emblem(picture: Image, params: ImproviseParams = IMPROVISE_PARAMS) -> npt.NDArray[np.float32]:
     """A warrior picture's middle in grey at half size, its bevel left out: what its emblem matches on."""
-    margin = round(picture.shape[0] * BACK_OUTER * 2)
+    margin = round(picture.shape[0] * params.back_outer * 2)
     grey = cv2.cvtColor(picture[margin:-margin, margin:-margin], cv2.COLOR_BGR2GRAY).astype(np.float32)
     return cast(npt.NDArray[np.float32], cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
 
@@ -243,17 +275,17 @@ def _emblem_match(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> tup
     return best
 
 
-def _back(picture: Image) -> npt.NDArray[np.float32]:
+def _back(picture: Image, params: ImproviseParams = IMPROVISE_PARAMS) -> npt.NDArray[np.float32]:
     """The pixels of a warrior's picture between its edge and its emblem: only the back's colour."""
     n = picture.shape[0]
-    inner, outer = round(n * BACK_INNER), round(n * BACK_OUTER)
+    inner, outer = round(n * params.back_inner), round(n * params.back_outer)
     ring = np.zeros(picture.shape[:2], bool)
     ring[outer:-outer, outer:-outer] = True
     ring[inner:-inner, inner:-inner] = False
     return cast(npt.NDArray[np.float32], picture[ring].astype(np.float32) / 255)
 
 
-def _bare_lines(face: Image, leans: FloatArray) -> Image:
+def _bare_lines(face: Image, leans: FloatArray, params: ImproviseParams = IMPROVISE_PARAMS) -> Image:
     """The face with each interior grid line's surroundings filled in and the line drawn back, as
     the line looks where no palisade stands (its colour taken from the grid's outer edge).
 
@@ -263,7 +295,7 @@ def _bare_lines(face: Image, leans: FloatArray) -> Image:
     """
     s = FACE_VIEW.px_per_mm
     mask = np.zeros(face.shape[:2], np.uint8)
-    width = max(1, round(2 * LINE_FILL_MM * s))
+    width = max(1, round(2 * params.line_fill_mm * s))
     for slot, lean in zip(SLOTS, leans, strict=True):
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
         # Steps of a quarter of the lean, narrower than the band, leave no gap between them.

@@ -8,6 +8,7 @@ lies on its cell and its picture, and the face with what tokens hid filled in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
@@ -22,6 +23,7 @@ from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
 from vision.read.rectify import reduce_for_view, warp_to_view
+from vision.weights import load_weights
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -34,36 +36,49 @@ Place = tuple[float, float, float]
 FACE_VIEW = FaceRaster(5.0)
 #: The cells are judged on a coarser view.
 READ_VIEW = FaceRaster(2.0)
-#: A gold pixel: its colour within :data:`vision.locate.grid.GOLD_ALIKE` of the gold's direction and at
-#: least this colourful.
-GOLD_SATURATION = 0.2
-UNIFORM_DISTANCE = 0.12
+
+
+@dataclass(frozen=True)
+class PieceParams:
+    """How a photo's pieces are found and pictured: the hand-set numbers."""
+
+    #: A gold pixel: its colour within :data:`vision.locate.grid.GOLD_ALIKE` of the gold's direction and at
+    #: least this colourful.
+    gold_saturation: float = 0.2
+    uniform_distance: float = 0.12
+    #: Around each warrior the face is filled in this far beyond its side (as
+    #: :data:`GOLD_FILL_RADIUS_MM` beyond a gold token).
+    warrior_fill_margin_mm: float = 1.5
+    #: A warrior's back: the pixels this near its colour, filling a square this many times its side.
+    back_distance: float = 0.2
+    back_size: tuple[float, ...] = (0.85, 1.12)
+    #: A warrior is looked for on its cell's edges capped at this percentile of them (on the tuning
+    #: copies' photos, 70 and 93 told warriors from art less well by their looks).
+    edge_cap_percentile: int = 85
+    #: The strips either side of a warrior's outline whose colours :func:`back_against_art` compares
+    #: (mm from its edge): its back just inside, short of its emblem, and the art just outside, beyond
+    #: its side and its shadow.
+    back_strip_mm: tuple[float, ...] = (1.5, 5.0)
+    art_strip_mm: tuple[float, ...] = (1.5, 4.5)
+    #: Outline scores, colour steps and spreads are floored here before their logs: a cell of flat
+    #: art has no edges and no spread at all.
+    min_outline: float = 0.1
+    min_lab: float = 0.3
+
+
+PIECE_PARAMS = PieceParams()
+
+
 #: Around each token the face is filled in from its surroundings, this far beyond the token.
 GOLD_FILL_RADIUS_MM = GOLD_DIAMETER_MM / 2 + 4.0
-WARRIOR_FILL_MARGIN_MM = 1.5
-#: A warrior's back: the pixels this near its colour, filling a square this many times its side.
-BACK_DISTANCE = 0.2
-BACK_SIZE = (0.85, 1.12)
 #: The turns a warrior is looked for at on its corner (degrees).
 TOKEN_TURNS_DEG = tuple(np.arange(-20.0, 20.1, 2.5))
-#: A warrior is looked for on its cell's edges capped at this percentile of them (on the tuning
-#: copies' photos, 70 and 93 told warriors from art less well by their looks).
-EDGE_CAP_PERCENTILE = 85
-#: The strips either side of a warrior's outline whose colours :func:`back_against_art` compares
-#: (mm from its edge): its back just inside, short of its emblem, and the art just outside, beyond
-#: its side and its shadow.
-BACK_STRIP_MM = (1.5, 5.0)
-ART_STRIP_MM = (1.5, 4.5)
-#: Outline scores, colour steps and spreads are floored here before their logs: a cell of flat
-#: art has no edges and no spread at all.
-MIN_OUTLINE = 0.1
-MIN_LAB = 0.3
 #: The columns of :func:`warrior_signs`.
 WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
 #: Logistic weights over :func:`warrior_signs` and a constant (:func:`warrior_odds`), fitted on the
 #: tuning copies' photos, each seen from above by :func:`vision.learn.improvise.board_face`
-#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again).
-WARRIOR_WEIGHTS: tuple[float, ...] = (5.569, 3.002, -3.827, -0.217, -7.519)
+#: (``vision/data/weights/warriors.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes it again).
+WARRIOR_WEIGHTS = load_weights("warriors")
 
 
 def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:
@@ -71,25 +86,29 @@ def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:
     return warp_to_view(reduced, to_reduced @ homography, view)
 
 
-def gold_pixels(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+def gold_pixels(
+    pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike, params: PieceParams = PIECE_PARAMS
+) -> npt.NDArray[np.bool_]:
     """Which pixels (..., 3), under light ``white``, are the gold tokens' colour."""
     alike, saturation = gold_likeness(pixels, white, gold_bgr)
-    return (alike > GOLD_ALIKE) & (saturation > GOLD_SATURATION)
+    return (alike > GOLD_ALIKE) & (saturation > params.gold_saturation)
 
 
-def gold_colour(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
+def gold_colour(
+    pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike, params: PieceParams = PIECE_PARAMS
+) -> FloatArray:
     """The gold tokens' colour: the middle of the gold-coloured pixels of the gold cells' discs."""
     discs = pixels[[cell.number for cell in GOLD_CELLS]].reshape(-1, 3)
-    chosen = discs[gold_pixels(discs, white, gold_bgr)]
+    chosen = discs[gold_pixels(discs, white, gold_bgr, params=params)]
     return cast(FloatArray, np.median(chosen, axis=0).astype(np.float64))
 
 
-def dominant_colour(pixels: Floats) -> tuple[FloatArray, float]:
+def dominant_colour(pixels: Floats, params: PieceParams = PIECE_PARAMS) -> tuple[FloatArray, float]:
     """The colour most of a disc is (shading allowed), and the share of the disc near it."""
     colour = np.median(pixels, axis=0).astype(np.float32)
     near = np.ones(len(pixels), bool)
     for _ in range(3):
-        near = shaded_distance(pixels, colour) < UNIFORM_DISTANCE
+        near = shaded_distance(pixels, colour) < params.uniform_distance
         if not near.any():
             break
         colour = pixels[near].mean(axis=0).astype(np.float32)
@@ -108,17 +127,17 @@ def _cell_edges(face: Image, cell: Cell, view: FaceRaster) -> FloatImage:
     return edges
 
 
-def find_token(face: Image, cell: Cell, view: FaceRaster) -> Place:
+def find_token(face: Image, cell: Cell, view: FaceRaster, params: PieceParams = PIECE_PARAMS) -> Place:
     """Where a warrior lies on ``cell`` of a top-down ``face``: its centre (view pixels) and turn (degrees).
 
     The token's rounded square outline is matched against the edges in the cell, at each turn
-    a hand puts it down with. The edges are capped (:data:`EDGE_CAP_PERCENTILE`): a palisade
+    a hand puts it down with. The edges are capped (:attr:`PieceParams.edge_cap_percentile`): a palisade
     along the cell's side draws edges so strong that one side of the square laid on them would
     outweigh all four sides of the warrior beside it.
     """
     x0, y0, _, _ = view.cell_box(cell)
     edges = _cell_edges(face, cell, view)
-    edges = np.minimum(edges, np.float32(np.percentile(edges, EDGE_CAP_PERCENTILE)))
+    edges = np.minimum(edges, np.float32(np.percentile(edges, params.edge_cap_percentile)))
     edges = cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
     best = (-1.0, 0.0, 0.0, 0.0)
     for angle in TOKEN_TURNS_DEG:
@@ -131,12 +150,14 @@ def find_token(face: Image, cell: Cell, view: FaceRaster) -> Place:
     return best[1], best[2], best[3]
 
 
-def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: FaceRaster) -> Place | None:
+def place_by_colour(
+    face: Image, cell: Cell, colour: npt.ArrayLike, view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> Place | None:
     """Where a warrior of a known back ``colour`` (float BGR 0..1) lies on ``cell``: the square its
     colour fills, or None when its colour fills no warrior-sized square there (art of its colour)."""
     x0, y0, x1, y1 = view.cell_box(cell)
     pixels = (face[y0:y1, x0:x1] * np.float32(1 / 255)).astype(np.float32)
-    near = (shaded_distance(pixels, np.asarray(colour, np.float32)) < BACK_DISTANCE).astype(np.uint8)
+    near = (shaded_distance(pixels, np.asarray(colour, np.float32)) < params.back_distance).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(near)
     if count < 2:
         return None
@@ -147,7 +168,7 @@ def place_by_colour(face: Image, cell: Cell, colour: npt.ArrayLike, view: FaceRa
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
     side = WARRIOR_SIDE_MM * view.px_per_mm
-    if not (BACK_SIZE[0] * side <= min(w, h) and max(w, h) <= BACK_SIZE[1] * side):
+    if not (params.back_size[0] * side <= min(w, h) and max(w, h) <= params.back_size[1] * side):
         return None
     # A square's turn is known only up to a quarter turn: the smallest one.
     angle = (angle + 45.0) % 90.0 - 45.0
@@ -172,10 +193,13 @@ def outline_score(face: Image, cell: Cell, place: Place, view: FaceRaster) -> fl
     return float(edges[along > 0].mean() / max(float(np.median(edges)), 1e-3))
 
 
-def back_against_art(face: Image, place: Place, view: FaceRaster) -> tuple[float, float, float]:
+def back_against_art(
+    face: Image, place: Place, view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> tuple[float, float, float]:
     """How the square at ``place`` (:func:`find_token`) stands out from the art around it, as a
     warrior's flat back does: the colour step (CIE76) between the strips just inside and just
-    outside its outline (:data:`BACK_STRIP_MM`, :data:`ART_STRIP_MM`), side by side, the second
+    outside its outline (:attr:`PieceParams.back_strip_mm`, :attr:`PieceParams.art_strip_mm`), side by
+    side, the second
     smallest of the four (a palisade or a pale shadow can spoil one side); and how far colours
     spread within those strips inside and outside (the sides' median distance from their own
     middle colour, their median).
@@ -192,7 +216,7 @@ def back_against_art(face: Image, place: Place, view: FaceRaster) -> tuple[float
     True
     """
     s = view.px_per_mm
-    inner, outer = _strips(s)
+    inner, outer = _strips(s, params=params)
     crop = upright(face, place, inner.shape[1], cv2.BORDER_REFLECT)
     lab = cv2.cvtColor(crop.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
     steps, spreads = [], []
@@ -208,28 +232,35 @@ def back_against_art(face: Image, place: Place, view: FaceRaster) -> tuple[float
 
 
 @lru_cache(maxsize=4)
-def _strips(s: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+def _strips(
+    s: float, params: PieceParams = PIECE_PARAMS
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per side of an upright warrior (left, right, top, bottom), in a square crop centred on it at
     ``s`` pixels a millimetre: the back's strip and the art's."""
     half = WARRIOR_SIDE_MM / 2
-    size = round(2 * (half + ART_STRIP_MM[1] + 1) * s) | 1
+    size = round(2 * (half + params.art_strip_mm[1] + 1) * s) | 1
     centre = (size - 1) / 2
     dy, dx = (np.mgrid[0:size, 0:size] - centre) / s
     # Every pixel belongs to the side its square ring is nearest.
     ring = np.maximum(np.abs(dx), np.abs(dy))
     across = np.abs(dx) >= np.abs(dy)
     sides = [across & (dx < 0), across & (dx >= 0), ~across & (dy < 0), ~across & (dy >= 0)]
-    inner = (ring > half - BACK_STRIP_MM[1]) & (ring < half - BACK_STRIP_MM[0])
-    outer = (ring > half + ART_STRIP_MM[0]) & (ring < half + ART_STRIP_MM[1])
+    inner = (ring > half - params.back_strip_mm[1]) & (ring < half - params.back_strip_mm[0])
+    outer = (ring > half + params.art_strip_mm[0]) & (ring < half + params.art_strip_mm[1])
     return np.stack([inner & side for side in sides]), np.stack([outer & side for side in sides])
 
 
-def warrior_signs(face: Image, cell: Cell, place: Place, view: FaceRaster) -> FloatArray:
+def warrior_signs(
+    face: Image, cell: Cell, place: Place, view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> FloatArray:
     """The signs of a warrior at ``place`` on ``cell`` (:data:`WARRIOR_SIGNS`), as logs: its
     :func:`outline_score` and its :func:`back_against_art`."""
     outline = outline_score(face, cell, place, view)
-    values = np.array([outline, *back_against_art(face, place, view)], np.float64)
-    return cast(FloatArray, np.log(np.maximum(values, [MIN_OUTLINE, MIN_LAB, MIN_LAB, MIN_LAB])))
+    values = np.array([outline, *back_against_art(face, place, view, params=params)], np.float64)
+    return cast(
+        FloatArray,
+        np.log(np.maximum(values, [params.min_outline, params.min_lab, params.min_lab, params.min_lab])),
+    )
 
 
 def warrior_odds(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:
@@ -248,14 +279,21 @@ def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> Flo
     return fit_logistic(with_constant(signs), labels)
 
 
-def warrior_looks(balanced: FloatImage, cells: list[Cell], view: FaceRaster) -> FloatArray:
+def warrior_looks(
+    balanced: FloatImage, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> FloatArray:
     """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
-    return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view)
+    return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view, params=params)
 
 
-def face_looks(face: Image, cells: list[Cell], view: FaceRaster) -> FloatArray:
+def face_looks(
+    face: Image, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> FloatArray:
     """Per cell (rows), the :func:`warrior_signs` of the warrior :func:`find_token` finds there."""
-    rows = [warrior_signs(face, cell, find_token(face, cell, view), view) for cell in cells]
+    rows = [
+        warrior_signs(face, cell, find_token(face, cell, view, params=params), view, params=params)
+        for cell in cells
+    ]
     return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
 
 
@@ -284,7 +322,7 @@ def upright(face: Image, place: Place, side: int, border: int = cv2.BORDER_CONST
     return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border))
 
 
-def fill_tokens(face: Image, warriors: list[Place]) -> Image:
+def fill_tokens(face: Image, warriors: list[Place], params: PieceParams = PIECE_PARAMS) -> Image:
     """The face with what the gold and the corner warriors hide filled in from around them."""
     mask = np.zeros(face.shape[:2], np.uint8)
     s = FACE_VIEW.px_per_mm
@@ -292,7 +330,7 @@ def fill_tokens(face: Image, warriors: list[Place]) -> Image:
         x, y = cell_centre_mm(cell)
         cv2.circle(mask, (round(x * s), round(y * s)), round(GOLD_FILL_RADIUS_MM * s), 255, -1)
     for x, y, angle in warriors:
-        size = (WARRIOR_SIDE_MM + 2 * WARRIOR_FILL_MARGIN_MM) * s
+        size = (WARRIOR_SIDE_MM + 2 * params.warrior_fill_margin_mm) * s
         corners = cv2.boxPoints(((x, y), (size, size), angle))
         cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
     return fill_in(face, mask, PITCH_MM * s / 60)

@@ -28,24 +28,32 @@ Descriptors = npt.NDArray[np.uint8] | npt.NDArray[np.float32]
 #: The long side, in pixels, at which photos are searched for the board; then the fallbacks.
 SEARCH_LONG_SIDE = 1024
 SEARCH_ATTEMPTS = (("orb", SEARCH_LONG_SIDE), ("sift", SEARCH_LONG_SIDE), ("sift_tilted", 1280))
-#: ``sift_tilted`` also matches against the face as seen this foreshortened (a tilt of about 53
-#: degrees) along each of these directions: SIFT copes with scale and turn but not with a steep
-#: view of a mostly covered board.
-TILT_SQUASH = 0.6
-TILT_DIRECTIONS_DEG = (0.0, 45.0, 90.0, 135.0)
-#: Pixels a millimetre of the face image features are taken from.
-FACE_PX_PER_MM = 2.0
 
-#: A first homography needs this many matches passing the ratio test; the final one this many inliers.
-MIN_SEED_INLIERS = 12
-MIN_INLIERS = 30
-RATIO = 0.8
-GUIDED_ROUNDS = 2
-GUIDED_K = 6
-GUIDED_RADIUS_PX = 6.0
-GUIDED_MAX_DISTANCE = 64
-MIN_AREA_FRACTION = 0.05
-MAX_TILT_DEG = 62.0
+
+@dataclass(frozen=True)
+class FeatureParams:
+    """How the art's features are matched: the hand-set numbers."""
+
+    #: ``sift_tilted`` also matches against the face as seen this foreshortened (a tilt of about 53
+    #: degrees) along each of these directions: SIFT copes with scale and turn but not with a steep
+    #: view of a mostly covered board.
+    tilt_squash: float = 0.6
+    tilt_directions_deg: tuple[float, ...] = (0.0, 45.0, 90.0, 135.0)
+    #: Pixels a millimetre of the face image features are taken from.
+    face_px_per_mm: float = 2.0
+    #: A first homography needs this many matches passing the ratio test; the final one this many inliers.
+    min_seed_inliers: int = 12
+    min_inliers: int = 30
+    ratio: float = 0.8
+    guided_rounds: int = 2
+    guided_k: int = 6
+    guided_radius_px: float = 6.0
+    guided_max_distance: int = 64
+    min_area_fraction: float = 0.05
+    max_tilt_deg: float = 62.0
+
+
+FEATURE_PARAMS = FeatureParams()
 
 
 class NoBoardError(ValueError):
@@ -120,27 +128,27 @@ def _grey(image: Image) -> Image:
 
 
 @lru_cache(maxsize=8)
-def face_features(profile: Looks, kind: str = "orb") -> FaceFeatures:
+def face_features(profile: Looks, kind: str = "orb", params: FeatureParams = FEATURE_PARAMS) -> FaceFeatures:
     """The face's features, computed once per profile and process.
 
     ``kind``: ``"orb"``, ``"sift"``, or ``"sift_tilted"``: SIFT on the face
-    and on the face squashed by :data:`TILT_SQUASH` along each of
-    :data:`TILT_DIRECTIONS_DEG`, as a steep photo shows it.
+    and on the face squashed by :attr:`FeatureParams.tilt_squash` along each of
+    :attr:`FeatureParams.tilt_directions_deg`, as a steep photo shows it.
     """
-    size = (round(BOARD_W_MM * FACE_PX_PER_MM), round(BOARD_H_MM * FACE_PX_PER_MM))
+    size = (round(BOARD_W_MM * params.face_px_per_mm), round(BOARD_H_MM * params.face_px_per_mm))
     small = cast(Image, cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA))
     if kind != "sift_tilted":
         squashes = [np.eye(2)]
         points, descriptors = [], []
     else:
         # The face seen straight on is the plain SIFT set, already made for the attempt before.
-        plain = face_features(profile, "sift")
-        squashes = [_squash(TILT_SQUASH, angle) for angle in TILT_DIRECTIONS_DEG]
+        plain = face_features(profile, "sift", params=params)
+        squashes = [_squash(params.tilt_squash, angle) for angle in params.tilt_directions_deg]
         points, descriptors = [plain.points_mm.astype(np.float64)], [plain.descriptors]
     for squash in squashes:
         found_px, found = _features_seen_squashed(small, squash, kind)
         # A pixel's centre lies half a pixel into it: pixel i of the small face spans i..i+1.
-        points.append((found_px + 0.5) / FACE_PX_PER_MM)
+        points.append((found_px + 0.5) / params.face_px_per_mm)
         descriptors.append(found)
     return FaceFeatures(kind, np.vstack(points).astype(np.float32), cast(Descriptors, np.vstack(descriptors)))
 
@@ -175,7 +183,9 @@ def _features_seen_squashed(face: Image, squash: FloatArray, kind: str) -> tuple
     return unsquashed, cast(Descriptors, descriptors)
 
 
-def locate(image: Image, profile: Looks, first_attempt: int = 0) -> Located:
+def locate(
+    image: Image, profile: Looks, first_attempt: int = 0, params: FeatureParams = FEATURE_PARAMS
+) -> Located:
     """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
 
     ORB features at :data:`SEARCH_LONG_SIDE` pixels find most boards fast;
@@ -190,11 +200,11 @@ def locate(image: Image, profile: Looks, first_attempt: int = 0) -> Located:
     grey = _grey(image)
     refused: NoBoardError | None = None
     for attempt, (kind, long_side) in enumerate(SEARCH_ATTEMPTS[first_attempt:], first_attempt):
-        located = _match(grey, face_features(profile, kind), long_side)
+        located = _match(grey, face_features(profile, kind, params=params), long_side, params=params)
         if located is None:
             continue
         try:
-            _check_plausible(located, image.shape[1], image.shape[0])
+            _check_plausible(located, image.shape[1], image.shape[0], params=params)
         except NoBoardError as error:
             # A few wrong matches can put a corner out of frame: a finer attempt may still place it.
             refused = refused or error
@@ -203,39 +213,41 @@ def locate(image: Image, profile: Looks, first_attempt: int = 0) -> Located:
     raise refused or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
 
 
-def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | None:
+def _match(
+    grey: Image, features: FaceFeatures, long_side: int, params: FeatureParams = FEATURE_PARAMS
+) -> Located | None:
     factor = min(1.0, long_side / max(grey.shape))
     if factor < 1.0:
         grey = cast(Image, cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA))
     keypoints, descriptors = _detector(features.kind).detectAndCompute(grey, None)
-    if descriptors is None or len(keypoints) < GUIDED_K:
+    if descriptors is None or len(keypoints) < params.guided_k:
         return None
     photo_all = np.array([kp.pt for kp in keypoints], np.float32)
     norm = cv2.NORM_HAMMING if features.kind == "orb" else cv2.NORM_L2
-    knn = cv2.BFMatcher(norm).knnMatch(descriptors, features.descriptors, k=GUIDED_K)
-    full = [row for row in knn if len(row) == GUIDED_K]
+    knn = cv2.BFMatcher(norm).knnMatch(descriptors, features.descriptors, k=params.guided_k)
+    full = [row for row in knn if len(row) == params.guided_k]
     query = np.array([row[0].queryIdx for row in full], np.intp)
-    train = np.array([[m.trainIdx for m in row] for row in full], np.intp).reshape(-1, GUIDED_K)
-    distance = np.array([[m.distance for m in row] for row in full], np.float32).reshape(-1, GUIDED_K)
-    seed = distance[:, 0] < RATIO * distance[:, 1]
-    if seed.sum() < MIN_SEED_INLIERS:
+    train = np.array([[m.trainIdx for m in row] for row in full], np.intp).reshape(-1, params.guided_k)
+    distance = np.array([[m.distance for m in row] for row in full], np.float32).reshape(-1, params.guided_k)
+    seed = distance[:, 0] < params.ratio * distance[:, 1]
+    if seed.sum() < params.min_seed_inliers:
         return None
     homography, mask = cv2.findHomography(
         features.points_mm[train[seed, 0]], photo_all[query[seed]], cv2.USAC_MAGSAC, 3.0, confidence=0.999
     )
-    if homography is None or mask is None or int(mask.sum()) < MIN_SEED_INLIERS:
+    if homography is None or mask is None or int(mask.sum()) < params.min_seed_inliers:
         return None
     # Guided matching: once a first homography is known, a photo feature's match is whichever of
     # its nearest few in appearance lands near it, which finds many that the ratio test threw away.
-    cap = GUIDED_MAX_DISTANCE if features.kind == "orb" else np.inf
-    for _ in range(GUIDED_ROUNDS):
+    cap = params.guided_max_distance if features.kind == "orb" else np.inf
+    for _ in range(params.guided_rounds):
         predicted = project(cast(FloatArray, homography), features.points_mm[train.ravel()]).reshape(
-            -1, GUIDED_K, 2
+            -1, params.guided_k, 2
         )
         gap = np.linalg.norm(predicted - photo_all[query][:, None, :], axis=2)
-        near = (gap < GUIDED_RADIUS_PX) & (distance < cap)
+        near = (gap < params.guided_radius_px) & (distance < cap)
         has = near.any(axis=1)
-        if has.sum() < MIN_INLIERS:
+        if has.sum() < params.min_inliers:
             break
         pick = np.argmax(near, axis=1)[has]
         refined, refined_mask = cv2.findHomography(
@@ -249,18 +261,20 @@ def _match(grey: Image, features: FaceFeatures, long_side: int) -> Located | Non
             break
         homography, mask = refined, refined_mask
     inliers = int(mask.sum())
-    if inliers < MIN_INLIERS:
+    if inliers < params.min_inliers:
         return None
     to_full = np.diag([1 / factor, 1 / factor, 1.0])
     return Located((to_full @ homography).astype(np.float64), inliers, int(seed.sum()))
 
 
-def _check_plausible(located: Located, width: int, height: int) -> None:
+def _check_plausible(
+    located: Located, width: int, height: int, params: FeatureParams = FEATURE_PARAMS
+) -> None:
     corners = located.corners_px()
     area = cv2.contourArea(corners.astype(np.float32))
     if not cv2.isContourConvex(corners.astype(np.float32)) or area <= 0:
         raise NoBoardError("no_board", "no board found: the matches do not make a board shape")
-    if area < MIN_AREA_FRACTION * width * height:
+    if area < params.min_area_fraction * width * height:
         raise NoBoardError(
             "too_small",
             f"the board is too small in the photo ({100 * area / (width * height):.0f} % of it); "
@@ -283,7 +297,7 @@ def _check_plausible(located: Located, width: int, height: int) -> None:
             f"the board is cut off at the {' and '.join(outside)} of the photo; keep all of it in frame",
         )
     tilt = tilt_degrees(located.homography, width, height)
-    if tilt > MAX_TILT_DEG:
+    if tilt > params.max_tilt_deg:
         raise NoBoardError(
             "too_tilted",
             f"the board is seen too much from the side (about {tilt:.0f} degrees); "

@@ -54,45 +54,61 @@ SEARCH_LONG_SIDE = 1000
 #: pass the first, and the tokens run into the art.
 GOLD_ALIKE = 0.85
 GOLD_ALIKES = (GOLD_ALIKE, 0.95)
-WHITE_POWER = 6
-GOLD_SATURATION_FLOORS = (0.22, 0.35, 0.5, 0.65)
-#: A gold token's area as a share of the photo, from a small steep board to one filling the frame.
-MIN_TOKEN_AREA = 0.00015
-MAX_TOKEN_AREA = 0.012
-#: Circles (cv2.HOUGH_GRADIENT_ALT): the edge threshold, how perfect a circle must be, and the share
-#: of its disc (inside its rim) that must be gold.
-CIRCLE_EDGE = 150
-CIRCLE_ROUNDNESS = 0.7
-CIRCLE_GOLD_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class GridParams:
+    """How the board is found by its gold and grid: the hand-set numbers."""
+
+    #: The light's colour is the power mean of the photo's pixels with this exponent, the brightest
+    #: counting most (:func:`light_colour`).
+    white_power: int = 6
+    #: The least colour of a gold pixel (with :data:`GOLD_ALIKES`), tried from the most lenient.
+    gold_saturation_floors: tuple[float, ...] = (0.22, 0.35, 0.5, 0.65)
+    #: A gold token's area as a share of the photo, from a small steep board to one filling the frame.
+    min_token_area: float = 0.00015
+    max_token_area: float = 0.012
+    #: Circles (cv2.HOUGH_GRADIENT_ALT): the edge threshold, how perfect a circle must be, and the share
+    #: of its disc (inside its rim) that must be gold.
+    circle_edge: int = 150
+    circle_roundness: float = 0.7
+    circle_gold_share: float = 0.5
+    #: Candidate tokens tried where the first :data:`MAX_CANDIDATES` all fail (the gold's own among
+    #: many gold-coloured blobs: a wooden table, ochre art).
+    more_candidates: int = 20
+    #: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
+    hit_radius: float = 0.3
+    #: At least this many of the 8 gold cells must be hit.
+    min_hits: int = 5
+    #: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
+    #: three in a row, or two tokens found twice.
+    flat_turn: float = 0.05
+    #: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
+    max_pitch_ratio: float = 3.0
+    #: Each round searches this far (mm) around each crossing; then half as far, then less.
+    search_mm: tuple[float, ...] = (5.0, 2.5, 1.5)
+    #: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them; at least this
+    #: many of the 7 must agree on the correction, within this distance (mm).
+    block_search_mm: float = 16.0
+    min_blocks: int = 5
+    block_agree_mm: float = 2.5
+    arm_mm: float = 14.0
+    #: A board's outline: edges at these thresholds (cv2.Canny), enclosing at least this share of the
+    #: reduced photo, its hull four-cornered within this share of its perimeter (cv2.approxPolyDP).
+    outline_edges: tuple[tuple[int, int], ...] = ((30, 90), (60, 150))
+    min_outline_area: float = 0.04
+    outline_approx: float = 0.02
+
+
+GRID_PARAMS = GridParams()
+
+
 #: At most this many candidate tokens are tried, the roundest first; where they all fail, this many
 #: blobs (the gold's own among many gold-coloured ones: a wooden table, ochre art).
 MAX_CANDIDATES = 12
-MORE_CANDIDATES = 20
-#: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
-HIT_RADIUS = 0.3
-#: At least this many of the 8 gold cells must be hit.
-MIN_HITS = 5
-#: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
-#: three in a row, or two tokens found twice.
-FLAT_TURN = 0.05
-#: Seen at 60 degrees, the near end of the board is about 3 times larger than the far end.
-MAX_PITCH_RATIO = 3.0
 #: The grid is refined on a top-down view with this many pixels a millimetre.
 GRID_VIEW = FaceRaster(3.0)
-#: Each round searches this far (mm) around each crossing; then half as far, then less.
-SEARCH_MM = (5.0, 2.5, 1.5)
-#: Blocks of 3x3 cells are first matched this far (mm) around where the gold put them; at least this
-#: many of the 7 must agree on the correction, within this distance (mm).
-BLOCK_SEARCH_MM = 16.0
-MIN_BLOCKS = 5
-BLOCK_AGREE_MM = 2.5
-ARM_MM = 14.0
 MIN_CROSSINGS = 12
-#: A board's outline: edges at these thresholds (cv2.Canny), enclosing at least this share of the
-#: reduced photo, its hull four-cornered within this share of its perimeter (cv2.approxPolyDP).
-OUTLINE_EDGES = ((30, 90), (60, 150))
-MIN_OUTLINE_AREA = 0.04
-OUTLINE_APPROX = 0.02
 #: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
 #: art the colour of gold makes false candidates, the right way can rank low.
 LAYOUTS = 16
@@ -136,7 +152,9 @@ def _chroma_unit(bgr: FloatArray) -> FloatArray:
     return cast(FloatArray, c / np.maximum(np.linalg.norm(c, axis=-1, keepdims=True), 1e-6))
 
 
-def light_colour(pixels: npt.ArrayLike, normalise: bool = True) -> FloatArray:
+def light_colour(
+    pixels: npt.ArrayLike, normalise: bool = True, params: GridParams = GRID_PARAMS
+) -> FloatArray:
     """The colour of the light (BGR) by the "shades of grey" estimate: its channels' mean 1, or
     unnormalised, about how a white surface shows in ``pixels``' own units.
 
@@ -145,8 +163,8 @@ def light_colour(pixels: npt.ArrayLike, normalise: bool = True) -> FloatArray:
     # Powers in single precision, ten times faster; the mean is summed in double.
     flat = np.asarray(pixels, np.float32).reshape(-1, 3)
     top = max(float(flat.max()), 1e-6)
-    powered = np.power(flat / np.float32(top), np.float32(WHITE_POWER))
-    white = np.power(np.mean(powered, axis=0, dtype=np.float64), 1 / WHITE_POWER)
+    powered = np.power(flat / np.float32(top), np.float32(params.white_power))
+    white = np.power(np.mean(powered, axis=0, dtype=np.float64), 1 / params.white_power)
     if not normalise:
         return cast(FloatArray, white * top)
     return cast(FloatArray, white / max(float(white.mean()), 1e-6))
@@ -178,27 +196,33 @@ class GoldMap:
     saturation: FloatImage
 
 
-def gold_map(image: Image, gold_bgr: npt.ArrayLike) -> GoldMap:
+def gold_map(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GoldMap:
     """:class:`GoldMap` of ``image``, for :func:`gold_candidates` and :func:`circle_candidates`."""
     factor = min(1.0, SEARCH_LONG_SIDE / max(image.shape[:2]))
     small = (
         cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
     )
-    return _gold_map_in_light(cast(Image, small), factor, gold_bgr)
+    return _gold_map_in_light(cast(Image, small), factor, gold_bgr, params=params)
 
 
 def _gold_map_in_light(
-    small: Image, scale: float, gold_bgr: npt.ArrayLike, where: npt.NDArray[np.bool_] | None = None
+    small: Image,
+    scale: float,
+    gold_bgr: npt.ArrayLike,
+    where: npt.NDArray[np.bool_] | None = None,
+    params: GridParams = GRID_PARAMS,
 ) -> GoldMap:
     """:class:`GoldMap` of the reduced photo ``small``, the light's colour taken from its pixels
     ``where`` (all of them if None)."""
     pixels = small.astype(np.float32)
-    white = light_colour(pixels if where is None else pixels[where])
+    white = light_colour(pixels if where is None else pixels[where], params=params)
     alike, saturation = gold_likeness(pixels, white, gold_bgr)
     return GoldMap(small, scale, alike, saturation)
 
 
-def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: FloatArray) -> Image:
+def gold_under_board_light(
+    seen: GoldMap, gold_bgr: npt.ArrayLike, homography: FloatArray, params: GridParams = GRID_PARAMS
+) -> Image:
     """:func:`gold_mask` of ``seen`` with the light's colour taken from the board's own pixels, where
     ``homography`` (board mm to ``seen.small``'s pixels) puts it, rather than from the whole photo:
     a large coloured table (terracotta tiles under warm light) sways the whole photo's estimate until
@@ -208,32 +232,38 @@ def gold_under_board_light(seen: GoldMap, gold_bgr: npt.ArrayLike, homography: F
     cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), 1)
     if not board.any():
         return np.zeros(seen.small.shape[:2], np.uint8)
-    return gold_mask(_gold_map_in_light(seen.small, seen.scale, gold_bgr, board > 0))
+    return gold_mask(
+        _gold_map_in_light(seen.small, seen.scale, gold_bgr, board > 0, params=params), params=params
+    )
 
 
-def gold_mask(seen: GoldMap) -> Image:
+def gold_mask(seen: GoldMap, params: GridParams = GRID_PARAMS) -> Image:
     """1 where :class:`GoldMap`'s pixels look like gold at the lowest saturation floor, else 0."""
-    return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(GOLD_SATURATION_FLOORS))).astype(np.uint8)
+    return ((seen.alike > GOLD_ALIKE) & (seen.saturation > min(params.gold_saturation_floors))).astype(
+        np.uint8
+    )
 
 
-def gold_candidates(seen: GoldMap, keep: int = MAX_CANDIDATES) -> tuple[FloatArray, FloatArray]:
+def gold_candidates(
+    seen: GoldMap, keep: int = MAX_CANDIDATES, params: GridParams = GRID_PARAMS
+) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of the ``keep`` roundest blobs the colour of gold and the size of a
     token, and their roundness: blobs at each of :data:`GOLD_ALIKES` and
-    :data:`GOLD_SATURATION_FLOORS`, a token found at several kept at its roundest."""
+    :attr:`GridParams.gold_saturation_floors`, a token found at several kept at its roundest."""
     small, factor, alike, saturation = seen.small, seen.scale, seen.alike, seen.saturation
     total = small.shape[0] * small.shape[1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     centres: list[tuple[float, float]] = []
     scores: list[float] = []
     # Ochre art beside a token can join it into one blob at low thresholds and not at higher ones.
-    for closeness, floor in itertools.product(GOLD_ALIKES, GOLD_SATURATION_FLOORS):
+    for closeness, floor in itertools.product(GOLD_ALIKES, params.gold_saturation_floors):
         gold = ((alike > closeness) & (saturation > floor)).astype(np.uint8)
         opened = cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel)
         contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
-            if not MIN_TOKEN_AREA * total <= area <= MAX_TOKEN_AREA * total or len(hull) < 5:
+            if not params.min_token_area * total <= area <= params.max_token_area * total or len(hull) < 5:
                 continue
             (cx, cy), (a, b), _ = cv2.fitEllipse(hull)
             if min(a, b) < 0.3 * max(a, b):
@@ -256,7 +286,7 @@ def gold_candidates(seen: GoldMap, keep: int = MAX_CANDIDATES) -> tuple[FloatArr
     return found[order], np.array(scores, np.float64)[order]
 
 
-def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
+def circle_candidates(seen: GoldMap, params: GridParams = GRID_PARAMS) -> tuple[FloatArray, FloatArray]:
     """Centres (photo pixels) of circles the size of a token whose disc is mostly the colour of gold,
     strongest circle first, and the share of each disc that is gold.
 
@@ -265,20 +295,20 @@ def circle_candidates(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
     """
     small, factor = seen.small, seen.scale
     total = small.shape[0] * small.shape[1]
-    smallest = max(3, int(np.sqrt(MIN_TOKEN_AREA * total / np.pi)))
-    largest = int(np.sqrt(MAX_TOKEN_AREA * total / np.pi)) + 1
+    smallest = max(3, int(np.sqrt(params.min_token_area * total / np.pi)))
+    largest = int(np.sqrt(params.max_token_area * total / np.pi)) + 1
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     found = cv2.HoughCircles(
-        grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 1.5 * smallest, param1=CIRCLE_EDGE, param2=CIRCLE_ROUNDNESS,
-        minRadius=smallest, maxRadius=largest,
+        grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 1.5 * smallest,
+        param1=params.circle_edge, param2=params.circle_roundness, minRadius=smallest, maxRadius=largest,
     )  # fmt: skip
-    gold = gold_mask(seen)
+    gold = gold_mask(seen, params=params)
     centres, shares = [], []
     for x, y, radius in np.zeros((0, 3)) if found is None else found[0]:
         disc = np.zeros(gold.shape, np.uint8)
         cv2.circle(disc, (round(float(x)), round(float(y))), max(1, round(0.8 * float(radius))), 1, -1)
         share = float(gold[disc > 0].mean())
-        if share >= CIRCLE_GOLD_SHARE:
+        if share >= params.circle_gold_share:
             centres.append((float(x), float(y)))
             shares.append(share)
     return (
@@ -310,10 +340,10 @@ def _spread_bases(min_area: float) -> tuple[tuple[int, ...], ...]:
 SPREAD_BASES = _spread_bases(MIN_BASIS_AREA_MM2)
 
 
-def _turns(points: FloatArray) -> npt.NDArray[np.int8]:
+def _turns(points: FloatArray, params: GridParams = GRID_PARAMS) -> npt.NDArray[np.int8]:
     """For quadruples of points (..., 4, 2): which way each of their four triangles turns, 1 clockwise
     (as the photo's and the board's axes are drawn, y down), -1 the other way, 0 too nearly flat to
-    tell (its sides within :data:`FLAT_TURN` radians of one line).
+    tell (its sides within :attr:`GridParams.flat_turn` radians of one line).
 
     >>> _turns(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])).tolist()
     [1, 1, 1, 1]
@@ -324,7 +354,7 @@ def _turns(points: FloatArray) -> npt.NDArray[np.int8]:
     for a, b, c in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)):
         ab, ac = points[..., b, :] - points[..., a, :], points[..., c, :] - points[..., a, :]
         cross = ab[..., 0] * ac[..., 1] - ab[..., 1] * ac[..., 0]
-        flat = np.abs(cross) <= FLAT_TURN * np.linalg.norm(ab, axis=-1) * np.linalg.norm(ac, axis=-1)
+        flat = np.abs(cross) <= params.flat_turn * np.linalg.norm(ab, axis=-1) * np.linalg.norm(ac, axis=-1)
         turns.append(np.where(flat, 0, np.sign(cross)).astype(np.int8))
     return np.stack(turns, axis=-1)
 
@@ -361,7 +391,10 @@ def _project(h: FloatArray, points: FloatArray) -> FloatArray:
 
 
 def gold_homographies(
-    candidates: FloatArray, keep: int = 4, bases: tuple[tuple[int, ...], ...] = BASES
+    candidates: FloatArray,
+    keep: int = 4,
+    bases: tuple[tuple[int, ...], ...] = BASES,
+    params: GridParams = GRID_PARAMS,
 ) -> list[tuple[FloatArray, int]]:
     """Homographies putting the most gold cells on candidate tokens, best first, and how many each puts.
 
@@ -372,12 +405,12 @@ def gold_homographies(
         return []
     found: list[tuple[int, float, FloatArray]] = []
     tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
-    turns = _turns(candidates[tuples])
+    turns = _turns(candidates[tuples], params=params)
     for basis in bases:
         # A homography keeping the board in front of the camera and its handedness (as those below)
         # turns no triangle of its points over: only candidates turning as the basis does can fit.
         cells = GOLD_MM[list(basis)]
-        expected = _turns(cells)
+        expected = _turns(cells, params=params)
         same = (turns == expected) | (turns == 0) | (expected == 0)
         h = _homographies(cells, candidates[tuples[same.all(axis=1)]])
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -387,7 +420,7 @@ def gold_homographies(
             dx = projected[:, :, None, 0] - candidates[None, None, :, 0]
             dy = projected[:, :, None, 1] - candidates[None, None, :, 1]
             gaps = np.sqrt((dx * dx + dy * dy).min(axis=-1))
-            hit = gaps < HIT_RADIUS * pitch
+            hit = gaps < params.hit_radius * pitch
             hits = hit.sum(axis=1)
             hits[~np.isfinite(gaps).all(axis=1)] = 0
             # Seen from the front, a plane keeps its handedness.
@@ -395,17 +428,17 @@ def gold_homographies(
             # The whole board in front of the camera, and no part of it many times nearer than another.
             w = np.einsum("nj,mj->nm", h[:, 2, :], np.c_[BOARD_CORNERS_MM, np.ones(4)])
             hits[~(w > 0).all(axis=1)] = 0
-            hits[~(pitch.max(axis=1) < MAX_PITCH_RATIO * pitch.min(axis=1))] = 0
+            hits[~(pitch.max(axis=1) < params.max_pitch_ratio * pitch.min(axis=1))] = 0
             error = np.where(hit, gaps / pitch, 0).sum(axis=1)
-        for k in np.flatnonzero(hits >= MIN_HITS):
+        for k in np.flatnonzero(hits >= params.min_hits):
             found.append((int(hits[k]), float(error[k]), h[k]))
     found.sort(key=lambda item: (-item[0], item[1]))
     kept: list[tuple[FloatArray, int]] = []
     for _, _, h0 in found:
-        refit = _refit(h0, candidates)
+        refit = _refit(h0, candidates, params=params)
         if refit is None:
             continue
-        if any(_same(refit[0], other) for other, _ in kept):
+        if any(_same(refit[0], other, params=params) for other, _ in kept):
             continue
         kept.append(refit)
         if len(kept) == keep:
@@ -414,33 +447,35 @@ def gold_homographies(
 
 
 def _nearest_hits(
-    h: FloatArray, candidates: FloatArray
+    h: FloatArray, candidates: FloatArray, params: GridParams = GRID_PARAMS
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """For each gold cell, the candidate nearest where ``h`` puts it, and whether it is near enough."""
     projected = _project(h[None], GOLD_MM)[0]
     pitch = np.linalg.norm(_project(h[None], GOLD_MM + ALONG_ROW)[0] - projected, axis=-1)
     distance = np.linalg.norm(projected[:, None, :] - candidates[None, :, :], axis=-1)
     nearest = np.argmin(distance, axis=1)
-    return nearest, distance[np.arange(len(GOLD_MM)), nearest] < HIT_RADIUS * pitch
+    return nearest, distance[np.arange(len(GOLD_MM)), nearest] < params.hit_radius * pitch
 
 
-def gold_hits(h: FloatArray, candidates: FloatArray) -> int:
+def gold_hits(h: FloatArray, candidates: FloatArray, params: GridParams = GRID_PARAMS) -> int:
     """How many gold cells ``h`` (board mm to photo pixels) puts on a candidate token."""
-    return int(_nearest_hits(h, candidates)[1].sum()) if len(candidates) else 0
+    return int(_nearest_hits(h, candidates, params=params)[1].sum()) if len(candidates) else 0
 
 
-def _refit(h: FloatArray, candidates: FloatArray) -> tuple[FloatArray, int] | None:
-    nearest, hit = _nearest_hits(h, candidates)
+def _refit(
+    h: FloatArray, candidates: FloatArray, params: GridParams = GRID_PARAMS
+) -> tuple[FloatArray, int] | None:
+    nearest, hit = _nearest_hits(h, candidates, params=params)
     if hit.sum() < 4:
         return None
     refit, _ = cv2.findHomography(GOLD_MM[hit], candidates[nearest[hit]], 0)
     return (cast(FloatArray, refit) if refit is not None else h), int(hit.sum())
 
 
-def _same(a: FloatArray, b: FloatArray) -> bool:
+def _same(a: FloatArray, b: FloatArray, params: GridParams = GRID_PARAMS) -> bool:
     pa, pb = _project(np.stack([a, b]), GOLD_MM)
     pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
-    return bool((np.linalg.norm(pa - pb, axis=-1) < HIT_RADIUS * pitch).all())
+    return bool((np.linalg.norm(pa - pb, axis=-1) < params.hit_radius * pitch).all())
 
 
 def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
@@ -464,8 +499,10 @@ def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
 
 
-def _cross_template(arms: tuple[bool, bool, bool, bool], view: FaceRaster) -> FloatImage:
-    reach = round(ARM_MM * view.px_per_mm)
+def _cross_template(
+    arms: tuple[bool, bool, bool, bool], view: FaceRaster, params: GridParams = GRID_PARAMS
+) -> FloatImage:
+    reach = round(params.arm_mm * view.px_per_mm)
     side = 2 * reach + 1
     t = np.zeros((side, side), np.float32)
     width = max(1, round(GRID_LINE_MM * view.px_per_mm))
@@ -513,7 +550,9 @@ def _grid_template(view: FaceRaster) -> FloatImage:
 _BLOCKS = (*tuple((r, c, 3, 3) for r in (0, 2) for c in (0, 2, 5)), (1, 3, 3, 2))
 
 
-def _align_blocks(lines: FloatImage, view: FaceRaster, search_mm: float) -> FloatArray | None:
+def _align_blocks(
+    lines: FloatImage, view: FaceRaster, search_mm: float, params: GridParams = GRID_PARAMS
+) -> FloatArray | None:
     """A correction (view pixels to view pixels) from blocks of the grid matched one by one."""
     template = _grid_template(view)
     s = view.px_per_mm
@@ -536,19 +575,19 @@ def _align_blocks(lines: FloatImage, view: FaceRaster, search_mm: float) -> Floa
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         sources.append(centre)
         targets.append((centre[0] + px - pad, centre[1] + py - pad))
-    if len(sources) < MIN_BLOCKS:
+    if len(sources) < params.min_blocks:
         return None
     # A block can lock onto the grid a cell away, or onto a palisade: only blocks that agree count.
     correction, agree = cv2.findHomography(
-        np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, BLOCK_AGREE_MM * s
+        np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, params.block_agree_mm * s
     )
-    if correction is None or agree is None or int(agree.sum()) < MIN_BLOCKS:
+    if correction is None or agree is None or int(agree.sum()) < params.min_blocks:
         return None
     return cast(FloatArray, correction)
 
 
 def refine_on_grid(
-    image: Image, homography: FloatArray, view: FaceRaster = GRID_VIEW
+    image: Image, homography: FloatArray, view: FaceRaster = GRID_VIEW, params: GridParams = GRID_PARAMS
 ) -> tuple[FloatArray, int, int]:
     """Pull ``homography`` (board mm to ``image`` pixels) onto the printed grid's crossings.
 
@@ -558,7 +597,7 @@ def refine_on_grid(
     scale = view.from_mm()
     reduced, to_reduced = reduce_for_view(grey, homography, view)
     lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
-    coarse = _align_blocks(lines, view, BLOCK_SEARCH_MM)
+    coarse = _align_blocks(lines, view, params.block_search_mm, params=params)
     starts = [homography]
     if coarse is not None:
         # Where warriors and palisades hide much of the grid, the blocks can agree on a wrong
@@ -567,7 +606,7 @@ def refine_on_grid(
         starts.insert(0, homography @ np.linalg.inv(scale) @ coarse @ scale)
     best, most = starts[0], 0
     for start in starts:
-        refined, agreeing = _onto_crossings(grey, start, view)
+        refined, agreeing = _onto_crossings(grey, start, view, params=params)
         if agreeing > most:
             best, most = refined, agreeing
         if most >= CONFIRMING_CROSSINGS:
@@ -575,15 +614,17 @@ def refine_on_grid(
     return best, most, len(CROSSINGS_MM)
 
 
-def _onto_crossings(grey: Image, homography: FloatArray, view: FaceRaster) -> tuple[FloatArray, int]:
+def _onto_crossings(
+    grey: Image, homography: FloatArray, view: FaceRaster, params: GridParams = GRID_PARAMS
+) -> tuple[FloatArray, int]:
     """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
     less and less far, and how many agreed in the last round that enough agreed in (0 if none)."""
     scale = view.from_mm()
     agreeing = 0
-    for search_mm in SEARCH_MM:
+    for search_mm in params.search_mm:
         reduced, to_reduced = reduce_for_view(grey, homography, view)
         lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
-        reach = round((ARM_MM + search_mm) * view.px_per_mm)
+        reach = round((params.arm_mm + search_mm) * view.px_per_mm)
         search = round(search_mm * view.px_per_mm)
         sources, targets = [], []
         for (x_mm, y_mm), arm in zip(CROSSINGS_MM, CROSSING_ARMS, strict=True):
@@ -592,7 +633,7 @@ def _onto_crossings(grey: Image, homography: FloatArray, view: FaceRaster) -> tu
             if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
                 continue
             window = lines[y0 : cy + reach + 1, x0 : cx + reach + 1]
-            template = _cross_template(arm, view)
+            template = _cross_template(arm, view, params=params)
             score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
             _, peak, _, (px, py) = cv2.minMaxLoc(score)
             if peak < 0.3:
@@ -611,21 +652,21 @@ def _onto_crossings(grey: Image, homography: FloatArray, view: FaceRaster) -> tu
     return homography, agreeing
 
 
-def outline_quads(seen: GoldMap) -> list[FloatArray]:
+def outline_quads(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[FloatArray]:
     """Convex four-cornered outlines (photo pixels, round the outline) large enough to be a board:
     the board's edge against the table, or its frame's printed lines."""
     grey = cv2.GaussianBlur(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     total = grey.shape[0] * grey.shape[1]
     quads: list[FloatArray] = []
-    for low, high in OUTLINE_EDGES:
+    for low, high in params.outline_edges:
         edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
-            if area < MIN_OUTLINE_AREA * total:
+            if area < params.min_outline_area * total:
                 continue
-            corners = cv2.approxPolyDP(hull, OUTLINE_APPROX * cv2.arcLength(hull, True), True)
+            corners = cv2.approxPolyDP(hull, params.outline_approx * cv2.arcLength(hull, True), True)
             if len(corners) != 4:
                 continue
             quad = corners.reshape(4, 2).astype(np.float64)
@@ -639,11 +680,11 @@ def outline_quads(seen: GoldMap) -> list[FloatArray]:
     return [quad / seen.scale for quad in quads]
 
 
-def outline_homographies(seen: GoldMap) -> list[FloatArray]:
+def outline_homographies(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[FloatArray]:
     """Homographies putting the board's corners on each outline's (:func:`outline_quads`), its long
     side either way: turned half round or not is for :func:`vision.locate.lattice.settle` to tell."""
     found = []
-    for quad in outline_quads(seen):
+    for quad in outline_quads(seen, params=params):
         for turn in (0, 1):
             homography, _ = cv2.findHomography(BOARD_CORNERS_MM, np.roll(quad, turn, axis=0))
             if homography is not None:
@@ -651,7 +692,7 @@ def outline_homographies(seen: GoldMap) -> list[FloatArray]:
     return found
 
 
-def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
+def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GridFit | None:
     """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
     printed grid, or None.
 
@@ -664,8 +705,8 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     """
     best: GridFit | None = None
     # One map of the gold serves every way of finding the tokens and the settling.
-    seen = gold_map(image, gold_bgr)
-    grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen)
+    seen = gold_map(image, gold_bgr, params=params)
+    grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen, params=params)
     to_small = np.diag([seen.scale, seen.scale, 1.0])
 
     @cache
@@ -676,11 +717,12 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
 
     def layouts(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]], bases: Bases) -> Iterator[Start]:
         candidates, roundness = tokens(find)
-        for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases):
+        for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases, params=params):
             yield first, hits, candidates, roundness
 
     def outlines() -> Iterator[Start]:
         candidates, roundness = tokens(gold_candidates)
+        # Called as the tests' stand-ins are: the outline's own defaults.
         for first in outline_homographies(seen):
             yield first, None, candidates, roundness
 
@@ -703,7 +745,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
         (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
         (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
         (
-            partial(layouts, partial(gold_candidates, keep=MORE_CANDIDATES), BASES),
+            partial(layouts, partial(gold_candidates, keep=params.more_candidates), BASES),
             MIN_CROSSINGS,
             FoundBy.GOLD,
         ),
@@ -712,20 +754,20 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike) -> GridFit | None:
     )
     for starts, least, way in passes:
         for first, hits, candidates, roundness in starts():
-            refined, crossings, looked_for = refine_on_grid(image, first)
+            refined, crossings, looked_for = refine_on_grid(image, first, params=params)
             if crossings < MIN_CROSSINGS:
                 continue
             move, gold_sum = settle(grey, gold, to_small @ refined)
             if gold_sum < MIN_GOLD_SUM:
-                own = gold_under_board_light(seen, gold_bgr, to_small @ refined)
+                own = gold_under_board_light(seen, gold_bgr, to_small @ refined, params=params)
                 move, gold_sum = settle(grey, own, to_small @ refined)
             if gold_sum < MIN_GOLD_SUM:
                 continue
             if not np.allclose(move, np.eye(3)):
-                refined, crossings, looked_for = refine_on_grid(image, refined @ move)
+                refined, crossings, looked_for = refine_on_grid(image, refined @ move, params=params)
                 hits = None
             if hits is None:
-                hits = gold_hits(refined, candidates)
+                hits = gold_hits(refined, candidates, params=params)
             if crossings < least or lines_beyond(grey, to_small @ refined) > MAX_LINES_BEYOND:
                 continue
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)

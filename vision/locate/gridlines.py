@@ -32,38 +32,47 @@ from vision.geometry import MARGIN_MM, PITCH_MM, keeps_handedness
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
-#: Dark lines stand out against a disc this wide (pixels of the photo at about 1000 pixels long),
-#: and the darkest this share of pixels, or at least this much darker than around them, are line.
-HAT_PX = 9
-LINE_PERCENTILE = 90.0
-MIN_LINE_DARKNESS = 12.0
-#: Segments at least this long and bridging gaps this long (shares of the photo's long side), with
-#: this many votes (cv2.HoughLinesP).
-HOUGH_VOTES = 40
-MIN_SEGMENT = 0.04
-MAX_SEGMENT_GAP = 0.006
-#: A segment counts when it crosses another at this angle (degrees) at least, each within this
-#: share of the photo's long side of its ends; it weighs as many crossings as it has, up to a cap.
-CROSSING_DEG = 25.0
-CROSSING_REACH = 0.02
-MAX_WEIGHT = 4
-#: Vanishing points are tried through every pair of this many segments, the weightiest; a segment
-#: points at one within this angle (degrees). The board's grid makes two families of lines, a
-#: tiled table two more.
-VANISHING_SEGMENTS = 40
-POINTS_AT_DEG = 1.0
-MAX_FAMILIES = 4
-#: Lines within this many pixels (of the rectified photo) are one; a line is on a run's pitch within
-#: this share of it (or this many pixels); a pitch is tried between every two lines up to this many
-#: pitches apart.
-SAME_LINE_PX = 3.0
-ON_PITCH = 0.07
-ON_PITCH_PX = 2.0
-MAX_SKIP = 8
-#: A family's pitch lies between these shares of the photo's long side; a run shorter than this
-#: many lines is no grid.
-PITCH_RANGE = (0.012, 0.3)
-MIN_RUN = 3
+
+@dataclass(frozen=True)
+class GridlineParams:
+    """How the grid's lines are found in perspective: the hand-set numbers, in pixels of the searched
+    image unless said."""
+
+    #: Dark lines stand out against a disc this wide (pixels of the photo at about 1000 pixels long),
+    #: and the darkest this share of pixels, or at least this much darker than around them, are line.
+    hat_px: int = 9
+    line_percentile: float = 90.0
+    min_line_darkness: float = 12.0
+    #: Segments at least this long and bridging gaps this long (shares of the photo's long side), with
+    #: this many votes (cv2.HoughLinesP).
+    hough_votes: int = 40
+    min_segment: float = 0.04
+    max_segment_gap: float = 0.006
+    #: A segment counts when it crosses another at this angle (degrees) at least, each within this
+    #: share of the photo's long side of its ends; it weighs as many crossings as it has, up to a cap.
+    crossing_deg: float = 25.0
+    crossing_reach: float = 0.02
+    max_weight: int = 4
+    #: Vanishing points are tried through every pair of this many segments, the weightiest; a segment
+    #: points at one within this angle (degrees). The board's grid makes two families of lines, a
+    #: tiled table two more.
+    vanishing_segments: int = 40
+    points_at_deg: float = 1.0
+    max_families: int = 4
+    #: Lines within this many pixels (of the rectified photo) are one; a line is on a run's pitch within
+    #: this share of it (or this many pixels); a pitch is tried between every two lines up to this many
+    #: pitches apart.
+    same_line_px: float = 3.0
+    on_pitch: float = 0.07
+    on_pitch_px: float = 2.0
+    max_skip: int = 8
+    #: A family's pitch lies between these shares of the photo's long side; a run shorter than this
+    #: many lines is no grid.
+    pitch_range: tuple[float, float] = (0.012, 0.3)
+    min_run: int = 3
+
+
+GRIDLINE_PARAMS = GridlineParams()
 
 
 @dataclass(frozen=True)
@@ -75,26 +84,29 @@ class EvenRun:
     first: float
 
 
-def line_segments(grey: Image) -> FloatArray:
+def line_segments(grey: Image, params: GridlineParams = GRIDLINE_PARAMS) -> FloatArray:
     """Straight thin dark lines in ``grey`` (a photo about 1000 pixels long): ``(N, 4)`` end points
     ``x0, y0, x1, y1``."""
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HAT_PX, HAT_PX))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (params.hat_px, params.hat_px))
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, disc)
-    dark = hat > max(float(np.percentile(hat, LINE_PERCENTILE)), MIN_LINE_DARKNESS)
+    dark = hat > max(float(np.percentile(hat, params.line_percentile)), params.min_line_darkness)
     long_side = max(grey.shape[:2])
     found = cv2.HoughLinesP(
         dark.astype(np.uint8) * 255,
         1,
         np.pi / 720,
-        threshold=HOUGH_VOTES,
-        minLineLength=MIN_SEGMENT * long_side,
-        maxLineGap=MAX_SEGMENT_GAP * long_side,
+        threshold=params.hough_votes,
+        minLineLength=params.min_segment * long_side,
+        maxLineGap=params.max_segment_gap * long_side,
     )
     return np.zeros((0, 4)) if found is None else found.reshape(-1, 4).astype(np.float64)
 
 
-def crossings(segments: FloatArray, reach: float) -> npt.NDArray[np.intp]:
-    """How many other segments each crosses steeply (:data:`CROSSING_DEG`), both within ``reach``
+def crossings(
+    segments: FloatArray, reach: float, params: GridlineParams = GRIDLINE_PARAMS
+) -> npt.NDArray[np.intp]:
+    """How many other segments each crosses steeply (:attr:`GridlineParams.crossing_deg`), both within
+    ``reach``
     pixels of their ends or nearer.
 
     >>> crossings(np.array([[0.0, 5, 10, 5], [5, 0, 5, 4], [20, 0, 30, 0]]), 2.0).tolist()
@@ -103,7 +115,7 @@ def crossings(segments: FloatArray, reach: float) -> npt.NDArray[np.intp]:
     start, along = segments[:, :2], segments[:, 2:] - segments[:, :2]
     cross = along[:, None, 0] * along[None, :, 1] - along[:, None, 1] * along[None, :, 0]
     length = np.linalg.norm(along, axis=1)
-    steep = np.abs(cross) > np.sin(np.radians(CROSSING_DEG)) * np.maximum(
+    steep = np.abs(cross) > np.sin(np.radians(params.crossing_deg)) * np.maximum(
         length[:, None] * length[None], 1e-9
     )
     gap = start[None, :, :] - start[:, None, :]
@@ -125,7 +137,9 @@ def _lines(segments: FloatArray) -> FloatArray:
     return cast(FloatArray, lines / np.linalg.norm(lines[:, :2], axis=1, keepdims=True))
 
 
-def _points_at(segments: FloatArray, points: FloatArray) -> npt.NDArray[np.bool_]:
+def _points_at(
+    segments: FloatArray, points: FloatArray, params: GridlineParams = GRIDLINE_PARAMS
+) -> npt.NDArray[np.bool_]:
     """For homogeneous points ``(M, 3)`` (at infinity too): which segments point at each, ``(M, N)``."""
     middle = (segments[:, :2] + segments[:, 2:]) / 2
     along = segments[:, 2:] - segments[:, :2]
@@ -134,31 +148,31 @@ def _points_at(segments: FloatArray, points: FloatArray) -> npt.NDArray[np.bool_
     towards = points[:, None, :2] - points[:, None, 2:3] * middle[None]
     norm = np.maximum(np.linalg.norm(towards, axis=2), 1e-12)
     sine = np.abs(along[None, :, 0] * towards[..., 1] - along[None, :, 1] * towards[..., 0]) / norm
-    return cast(npt.NDArray[np.bool_], sine < np.sin(np.radians(POINTS_AT_DEG)))
+    return cast(npt.NDArray[np.bool_], sine < np.sin(np.radians(params.points_at_deg)))
 
 
 def vanishing_point(
-    segments: FloatArray, weights: FloatArray
+    segments: FloatArray, weights: FloatArray, params: GridlineParams = GRIDLINE_PARAMS
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]] | None:
     """The point (homogeneous, unit length) most of the segments' weight points at, and which do.
 
-    Tried through every pair of the :data:`VANISHING_SEGMENTS` weightiest, then refitted to all
+    Tried through every pair of the :attr:`GridlineParams.vanishing_segments` weightiest, then refitted to all
     that point at it by least squares.
     """
     if len(segments) < 2:
         return None
     lines = _lines(segments)
-    top = np.argsort(-weights, kind="stable")[:VANISHING_SEGMENTS]
+    top = np.argsort(-weights, kind="stable")[: params.vanishing_segments]
     first, second = np.triu_indices(len(top), 1)
     points = np.cross(lines[top[first]], lines[top[second]])
     points = points[np.linalg.norm(points, axis=1) > 1e-12]
     if not len(points):
         return None
     points /= np.linalg.norm(points, axis=1, keepdims=True)
-    support = _points_at(segments, points) @ weights
-    inliers = _points_at(segments, points[np.argmax(support)][None])[0]
+    support = _points_at(segments, points, params=params) @ weights
+    inliers = _points_at(segments, points[np.argmax(support)][None], params=params)[0]
     point = _meeting_point(lines[inliers], weights[inliers])
-    return point, _points_at(segments, point[None])[0]
+    return point, _points_at(segments, point[None], params=params)[0]
 
 
 def _meeting_point(lines: FloatArray, weights: FloatArray) -> FloatArray:
@@ -167,15 +181,21 @@ def _meeting_point(lines: FloatArray, weights: FloatArray) -> FloatArray:
     return cast(FloatArray, vt[-1])
 
 
-def even_run(positions: FloatArray, weights: FloatArray, shortest: float, longest: float) -> EvenRun | None:
+def even_run(
+    positions: FloatArray,
+    weights: FloatArray,
+    shortest: float,
+    longest: float,
+    params: GridlineParams = GRIDLINE_PARAMS,
+) -> EvenRun | None:
     """The longest run of evenly spaced ``positions`` (parallel lines' offsets), its period between
     ``shortest`` and ``longest``; of runs as long, the weightiest.
 
-    Lines within :data:`SAME_LINE_PX` are merged first; a run is refitted by least squares.
+    Lines within :attr:`GridlineParams.same_line_px` are merged first; a run is refitted by least squares.
     """
     order = np.argsort(positions)
     sorted_at, sorted_w = positions[order], weights[order]
-    group = np.r_[0, np.cumsum(np.diff(sorted_at) > SAME_LINE_PX)]
+    group = np.r_[0, np.cumsum(np.diff(sorted_at) > params.same_line_px)]
     count = int(group[-1]) + 1 if len(group) else 0
     weight = np.bincount(group, sorted_w, count)
     at = np.bincount(group, sorted_at * sorted_w, count) / np.maximum(weight, 1e-12)
@@ -183,13 +203,13 @@ def even_run(positions: FloatArray, weights: FloatArray, shortest: float, longes
     run: EvenRun | None = None
     for i in range(count):
         for j in range(i + 1, count):
-            for skip in range(1, MAX_SKIP + 1):
+            for skip in range(1, params.max_skip + 1):
                 period = (at[j] - at[i]) / skip
                 if not shortest <= period <= longest:
                     continue
                 steps = (at - at[i]) / period
                 tooth = np.round(steps)
-                on = np.abs(steps - tooth) * period < max(ON_PITCH_PX, ON_PITCH * period)
+                on = np.abs(steps - tooth) * period < max(params.on_pitch_px, params.on_pitch * period)
                 teeth = np.unique(tooth[on]).astype(int)
                 pieces = np.split(teeth, np.flatnonzero(np.diff(teeth) != 1) + 1)
                 longest_piece = max(pieces, key=len)
@@ -205,21 +225,23 @@ def even_run(positions: FloatArray, weights: FloatArray, shortest: float, longes
     return run
 
 
-def line_families(segments: FloatArray, weights: FloatArray) -> list[npt.NDArray[np.bool_]]:
-    """Up to :data:`MAX_FAMILIES` families of segments, each pointing at one vanishing point
+def line_families(
+    segments: FloatArray, weights: FloatArray, params: GridlineParams = GRIDLINE_PARAMS
+) -> list[npt.NDArray[np.bool_]]:
+    """Up to :attr:`GridlineParams.max_families` families of segments, each pointing at one vanishing point
     (:func:`vanishing_point`), the weightiest first: each is set aside before the next is sought.
 
     """
     families: list[npt.NDArray[np.bool_]] = []
     left = np.ones(len(segments), bool)
-    while len(families) < MAX_FAMILIES:
+    while len(families) < params.max_families:
         rest = np.flatnonzero(left)
-        found = vanishing_point(segments[rest], weights[rest])
+        found = vanishing_point(segments[rest], weights[rest], params=params)
         if found is None:
             break
         family = np.zeros(len(segments), bool)
         family[rest[found[1]]] = True
-        if family.sum() < MIN_RUN:
+        if family.sum() < params.min_run:
             break
         families.append(family)
         left &= ~family
@@ -242,13 +264,14 @@ def _runs(
     upright: npt.NDArray[np.bool_],
     level: npt.NDArray[np.bool_],
     long_side: int,
+    params: GridlineParams = GRIDLINE_PARAMS,
 ) -> tuple[FloatArray, EvenRun, EvenRun] | None:
     """A map of the photo taking the families ``upright`` and ``level`` to upright and level lines,
     and each family's run of evenly spaced lines there (the upright family's first); None where the
     families are not two directions or either shows no run."""
     (ux, uy), (lx, ly) = _direction(segments[upright]), _direction(segments[level])
     across_families = abs(float(ux * ly - uy * lx))
-    if across_families < np.sin(np.radians(CROSSING_DEG)):
+    if across_families < np.sin(np.radians(params.crossing_deg)):
         return None
     lines = _lines(segments)
     points = [_meeting_point(lines[family], weights[family]) for family in (upright, level)]
@@ -269,15 +292,17 @@ def _runs(
     rectify = turn @ affine
     middles = cv2.perspectiveTransform(((segments[:, :2] + segments[:, 2:]) / 2).reshape(-1, 1, 2), rectify)
     middles = middles.reshape(-1, 2)
-    span = tuple(share * long_side for share in PITCH_RANGE)
-    across = even_run(middles[upright, 0], weights[upright], *span)
-    down = even_run(middles[level, 1], weights[level], *span)
-    if across is None or down is None or min(across.lines, down.lines) < MIN_RUN:
+    shortest, longest = (share * long_side for share in params.pitch_range)
+    across = even_run(middles[upright, 0], weights[upright], shortest, longest, params=params)
+    down = even_run(middles[level, 1], weights[level], shortest, longest, params=params)
+    if across is None or down is None or min(across.lines, down.lines) < params.min_run:
         return None
     return rectify, across, down
 
 
-def lattice_homographies(small: Image, scale: float) -> list[FloatArray]:
+def lattice_homographies(
+    small: Image, scale: float, params: GridlineParams = GRIDLINE_PARAMS
+) -> list[FloatArray]:
     """Homographies (board millimetres to photo pixels) laying the board's grid on the lattice of
     the photo's grid lines, its columns on either family; ``small`` is the photo reduced by
     ``scale`` to about 1000 pixels long. Empty where no two families of evenly spaced lines show.
@@ -286,15 +311,15 @@ def lattice_homographies(small: Image, scale: float) -> list[FloatArray]:
     cells off, or turned half round; the board keeps its handedness.
     """
     grey = small if small.ndim == 2 else cast(Image, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-    segments = line_segments(grey)
+    segments = line_segments(grey, params=params)
     if len(segments) < 2:
         return []
-    crossed = crossings(segments, CROSSING_REACH * max(grey.shape[:2]))
+    crossed = crossings(segments, params.crossing_reach * max(grey.shape[:2]), params=params)
     keep = crossed > 0
-    segments, weights = segments[keep], np.minimum(crossed[keep], MAX_WEIGHT).astype(np.float64)
+    segments, weights = segments[keep], np.minimum(crossed[keep], params.max_weight).astype(np.float64)
     found_homographies = []
-    for upright, level in itertools.combinations(line_families(segments, weights), 2):
-        found = _runs(segments, weights, upright, level, max(grey.shape[:2]))
+    for upright, level in itertools.combinations(line_families(segments, weights, params=params), 2):
+        found = _runs(segments, weights, upright, level, max(grey.shape[:2]), params=params)
         if found is not None:
             found_homographies += _laid(*found, scale)
     return found_homographies

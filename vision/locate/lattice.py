@@ -15,6 +15,7 @@ shift, turned or not, by both.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 import cv2
@@ -33,17 +34,27 @@ SHIFT_COLS = 4
 SHIFT_ROWS = 3
 #: The board and that much around it are seen at this many pixels a millimetre.
 PX_PER_MM = 2.0
-#: A line segment's middle is looked at, this far (mm) from its crossings, against the art this far
-#: (mm) either side of it.
-SEGMENT_END_MM = 8.0
-BESIDE_MM = (3.0, 5.0)
-#: Shifts whose lines show at least this share of the best one's are told apart by their gold.
-EXTENT_SHARE = 0.9
-#: Past the grid's edge a board's frame and a table's edge may cross some of its lines' paths: a
-#: high percentile of the segments there tells the lines going on (:func:`lines_beyond`).
-BEYOND_PERCENTILE = 65.0
-#: Each gold cell is looked at within this radius (mm) of its centre (a token's is 15 mm).
-GOLD_DISC_MM = 10.0
+
+
+@dataclass(frozen=True)
+class LatticeParams:
+    """How a grid fit is settled on the lattice: the hand-set numbers."""
+
+    #: A line segment's middle is looked at, this far (mm) from its crossings, against the art this far
+    #: (mm) either side of it.
+    segment_end_mm: float = 8.0
+    beside_mm: tuple[float, ...] = (3.0, 5.0)
+    #: Shifts whose lines show at least this share of the best one's are told apart by their gold.
+    extent_share: float = 0.9
+    #: Past the grid's edge a board's frame and a table's edge may cross some of its lines' paths: a
+    #: high percentile of the segments there tells the lines going on (:func:`lines_beyond`).
+    beyond_percentile: float = 65.0
+    #: Each gold cell is looked at within this radius (mm) of its centre (a token's is 15 mm).
+    gold_disc_mm: float = 10.0
+
+
+LATTICE_PARAMS = LatticeParams()
+
 
 _CELL_COLS = COLS + 2 * SHIFT_COLS
 _CELL_ROWS = ROWS + 2 * SHIFT_ROWS
@@ -87,7 +98,7 @@ def _px(mm: float, origin: float) -> int:
     return round((mm + origin) * PX_PER_MM)
 
 
-def line_presence(grey: Image) -> tuple[FloatArray, FloatArray]:
+def line_presence(grey: Image, params: LatticeParams = LATTICE_PARAMS) -> tuple[FloatArray, FloatArray]:
     """How much each grid segment of :func:`around_view`'s lattice stands out darker than the art
     beside it: vertical segments (line, cell row) and horizontal ones (line, cell column)."""
     size = round(4 * GRID_LINE_MM * PX_PER_MM) | 1
@@ -95,9 +106,13 @@ def line_presence(grey: Image) -> tuple[FloatArray, FloatArray]:
         grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     ).astype(np.float32)
     ox, oy = _ORIGIN_MM
-    vertical = _upright_presence(hat, _CELL_COLS + 1, _CELL_ROWS, ox, oy, SHIFT_COLS, SHIFT_ROWS)
+    vertical = _upright_presence(
+        hat, _CELL_COLS + 1, _CELL_ROWS, ox, oy, SHIFT_COLS, SHIFT_ROWS, params=params
+    )
     # A horizontal line is an upright one of the image turned over its diagonal.
-    horizontal = _upright_presence(hat.T, _CELL_ROWS + 1, _CELL_COLS, oy, ox, SHIFT_ROWS, SHIFT_COLS)
+    horizontal = _upright_presence(
+        hat.T, _CELL_ROWS + 1, _CELL_COLS, oy, ox, SHIFT_ROWS, SHIFT_COLS, params=params
+    )
     return vertical, horizontal
 
 
@@ -109,17 +124,21 @@ def _upright_presence(
     origin_along: float,
     shift_across: int,
     shift_along: int,
+    params: LatticeParams = LATTICE_PARAMS,
 ) -> FloatArray:
     """:func:`line_presence` of the upright segments of ``hat``, whose pixel ``[i, j]`` lies at
     ``j / PX_PER_MM - origin_across`` board mm across the lines and ``i / PX_PER_MM - origin_along``
     along them, the board shifted up to ``shift_across`` and ``shift_along`` cells."""
-    near, far = (round(d * PX_PER_MM) for d in BESIDE_MM)
+    near, far = (round(d * PX_PER_MM) for d in params.beside_mm)
     presence = np.zeros((lines, cells))
     for k in range(lines):
         x = _px(MARGIN_MM + (k - shift_across) * PITCH_MM, origin_across)
         for j in range(cells):
             top = MARGIN_MM + (j - shift_along) * PITCH_MM
-            ends = _px(top + SEGMENT_END_MM, origin_along), _px(top + PITCH_MM - SEGMENT_END_MM, origin_along)
+            ends = (
+                _px(top + params.segment_end_mm, origin_along),
+                _px(top + PITCH_MM - params.segment_end_mm, origin_along),
+            )
             band = hat[ends[0] : ends[1]]
             presence[k, j] = _contrast(
                 band[:, x - 1 : x + 2], band[:, x - far : x - near], band[:, x + near : x + far]
@@ -134,10 +153,11 @@ def _contrast(on: FloatImage, *beside: FloatImage) -> float:
     return float(on.mean() - (around.mean() if around.size else 0.0))
 
 
-def gold_presence(gold: Image) -> FloatArray:
-    """The share of gold within :data:`GOLD_DISC_MM` of each cell's centre in :func:`around_view`'s
+def gold_presence(gold: Image, params: LatticeParams = LATTICE_PARAMS) -> FloatArray:
+    """The share of gold within :attr:`LatticeParams.gold_disc_mm` of each cell's centre in
+    :func:`around_view`'s
     lattice, ``gold`` being 1 where a pixel looks like gold: (cell row, cell column)."""
-    radius = round(GOLD_DISC_MM * PX_PER_MM)
+    radius = round(params.gold_disc_mm * PX_PER_MM)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)).astype(np.float32)
     share = cv2.filter2D(gold.astype(np.float32), -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
     ox, oy = _ORIGIN_MM
@@ -150,16 +170,16 @@ def gold_presence(gold: Image) -> FloatArray:
     return out
 
 
-def lines_beyond(grey: Image, homography: FloatArray) -> float:
+def lines_beyond(grey: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS) -> float:
     """How strongly the grid's lines go on past its outer lines, for one cell, as a share of how
-    strongly they show on the grid: the :data:`BEYOND_PERCENTILE` of those segments of
+    strongly they show on the grid: the :attr:`LatticeParams.beyond_percentile` of those segments of
     :func:`line_presence` over the median of the grid's own.
 
     A board's printed lines end at its grid's edge; a tiled table's go on (where the photo shows
     more of it than a wall or a cloth), and its tiles can lock a grid fit as well as a board's lines
     do. ``grey`` and ``homography`` as for :func:`settle`.
     """
-    vertical, horizontal = line_presence(around_view(grey, homography))
+    vertical, horizontal = line_presence(around_view(grey, homography), params=params)
     columns, rows = slice(SHIFT_COLS, SHIFT_COLS + COLS + 1), slice(SHIFT_ROWS, SHIFT_ROWS + ROWS + 1)
     on = np.r_[
         vertical[columns, SHIFT_ROWS : SHIFT_ROWS + ROWS].ravel(),
@@ -169,10 +189,12 @@ def lines_beyond(grey: Image, homography: FloatArray) -> float:
         vertical[columns, [SHIFT_ROWS - 1, SHIFT_ROWS + ROWS]].ravel(),
         horizontal[rows, [SHIFT_COLS - 1, SHIFT_COLS + COLS]].ravel(),
     ]
-    return float(np.percentile(past, BEYOND_PERCENTILE) / max(float(np.median(on)), 1e-6))
+    return float(np.percentile(past, params.beyond_percentile) / max(float(np.median(on)), 1e-6))
 
 
-def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray, float]:
+def settle(
+    grey: Image, gold: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS
+) -> tuple[FloatArray, float]:
     """The move (:func:`lattice_move`) putting a board locked on its grid by ``homography`` where
     its lines end and its gold lies, and the gold's share summed over the 8 gold cells there.
 
@@ -180,8 +202,8 @@ def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray
     ``homography`` maps board millimetres to. Among the shifts whose lines show nearly as well as
     the best one's, the one putting the most gold on the gold cells is taken.
     """
-    vertical, horizontal = line_presence(around_view(grey, homography))
-    golds = gold_presence(around_view(gold, homography))
+    vertical, horizontal = line_presence(around_view(grey, homography), params=params)
+    golds = gold_presence(around_view(gold, homography), params=params)
     shifts = [(c, r) for c in range(-SHIFT_COLS, SHIFT_COLS + 1) for r in range(-SHIFT_ROWS, SHIFT_ROWS + 1)]
     extent = {}
     for c, r in shifts:
@@ -196,7 +218,7 @@ def settle(grey: Image, gold: Image, homography: FloatArray) -> tuple[FloatArray
     for (c, r), lines in extent.items():
         # Measured from the best down, so that where no lines stand out (all darker art) the best
         # is still among them.
-        if lines < best_extent - (1 - EXTENT_SHARE) * abs(best_extent):
+        if lines < best_extent - (1 - params.extent_share) * abs(best_extent):
             continue
         for half_turn in (False, True):
             at_rows = (ROWS - 1 - rows if half_turn else rows) + r + SHIFT_ROWS

@@ -30,22 +30,31 @@ Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 
-#: Side of the square patches matched, and the step between them, in view pixels.
-PATCH_PX = 64
-STEP_PX = 40
-#: Shading and glare vary more slowly than this (a Gaussian's sigma, in view pixels); the art's
-#: detail does not.
-DETAIL_SIGMA_PX = 6.0
-#: A patch of the face flatter than this (standard deviation of its detail) has nothing to match.
-MIN_FACE_DETAIL = 0.007
-#: A patch's match counts when the phase correlation's peak is at least this strong...
-MIN_RESPONSE = 0.08
-#: ...and its shift no longer than this (view pixels): further means it matched something else.
-MAX_SHIFT_PX = 12.0
-#: RANSAC's reprojection threshold for the correction, in view pixels.
-RANSAC_PX = 1.5
-#: Fewer agreeing patches than this and the located homography is kept as it is.
-MIN_AGREEING = 12
+
+@dataclass(frozen=True)
+class RegisterParams:
+    """The registration's hand-set numbers, in view pixels unless said."""
+
+    #: Side of the square patches matched, and the step between them.
+    patch_px: int = 64
+    step_px: int = 40
+    #: Shading and glare vary more slowly than this (a Gaussian's sigma); the art's detail does not.
+    detail_sigma_px: float = 6.0
+    #: A patch of the face flatter than this (standard deviation of its detail) has nothing to match.
+    min_face_detail: float = 0.007
+    #: A patch's match counts when the phase correlation's peak is at least this strong...
+    min_response: float = 0.08
+    #: ...and its shift no longer than this: further means it matched something else.
+    max_shift_px: float = 12.0
+    #: RANSAC's reprojection threshold for the correction.
+    ransac_px: float = 1.5
+    #: Fewer agreeing patches than this and the located homography is kept as it is.
+    min_agreeing: int = 12
+    #: Rounds of warping the photo and correcting the homography.
+    rounds: int = 2
+
+
+REGISTER_PARAMS = RegisterParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,42 +66,53 @@ class Registration:
     agreeing: int
 
 
-def face_patches(face_grey: FloatImage) -> tuple[FloatImage, FloatArray]:
+def face_patches(
+    face_grey: FloatImage, params: RegisterParams = REGISTER_PARAMS
+) -> tuple[FloatImage, FloatArray]:
     """The face's detail, and the top-left corners of its patches with detail enough to match."""
-    face_detail = detail(cast(FloatImage, cv2.GaussianBlur(face_grey, (0, 0), 0.8)), DETAIL_SIGMA_PX)
+    face_detail = detail(cast(FloatImage, cv2.GaussianBlur(face_grey, (0, 0), 0.8)), params.detail_sigma_px)
     height, width = face_grey.shape
+    side = params.patch_px
     corners = [
         (x, y)
-        for y in range(0, height - PATCH_PX + 1, STEP_PX)
-        for x in range(0, width - PATCH_PX + 1, STEP_PX)
-        if face_detail[y : y + PATCH_PX, x : x + PATCH_PX].std() >= MIN_FACE_DETAIL
+        for y in range(0, height - side + 1, params.step_px)
+        for x in range(0, width - side + 1, params.step_px)
+        if face_detail[y : y + side, x : x + side].std() >= params.min_face_detail
     ]
     return face_detail, np.array(corners, np.float64).reshape(-1, 2)
 
 
 def patch_shifts(
-    photo_detail: FloatImage, face_detail: FloatImage, corners: FloatArray
+    photo_detail: FloatImage,
+    face_detail: FloatImage,
+    corners: FloatArray,
+    params: RegisterParams = REGISTER_PARAMS,
 ) -> tuple[FloatArray, FloatArray]:
     """Where each face patch (top-left ``corners``) lies in the photo's view: centres, and shifted centres.
 
     Only the patches that match clearly, and not too far away, are returned.
     """
-    window = cv2.createHanningWindow((PATCH_PX, PATCH_PX), cv2.CV_32F)
+    side = params.patch_px
+    window = cv2.createHanningWindow((side, side), cv2.CV_32F)
     sources, targets = [], []
     for x, y in corners.astype(int):
-        face_patch = face_detail[y : y + PATCH_PX, x : x + PATCH_PX]
-        photo_patch = photo_detail[y : y + PATCH_PX, x : x + PATCH_PX]
+        face_patch = face_detail[y : y + side, x : x + side]
+        photo_patch = photo_detail[y : y + side, x : x + side]
         (dx, dy), response = cv2.phaseCorrelate(face_patch, photo_patch, window)
-        if response < MIN_RESPONSE or max(abs(dx), abs(dy)) > MAX_SHIFT_PX:
+        if response < params.min_response or max(abs(dx), abs(dy)) > params.max_shift_px:
             continue
-        centre = (x + PATCH_PX / 2, y + PATCH_PX / 2)
+        centre = (x + side / 2, y + side / 2)
         sources.append(centre)
         targets.append((centre[0] + dx, centre[1] + dy))
     return np.array(sources, np.float64).reshape(-1, 2), np.array(targets, np.float64).reshape(-1, 2)
 
 
 def register(
-    image: Image, homography: FloatArray, face: FloatImage, view: FaceRaster = CANONICAL, rounds: int = 2
+    image: Image,
+    homography: FloatArray,
+    face: FloatImage,
+    view: FaceRaster = CANONICAL,
+    params: RegisterParams = REGISTER_PARAMS,
 ) -> Registration:
     """Refine ``homography`` (board millimetres to ``image`` pixels) so the photo's detail lies on the face's.
 
@@ -101,21 +121,21 @@ def register(
     the current homography and corrects it; where too few patches agree, the
     homography is returned unchanged.
     """
-    face_detail, corners = face_patches(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)))
+    face_detail, corners = face_patches(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)), params)
     grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     reduced, to_reduced = reduce_for_view(grey, homography, view)
     scale = view.from_mm()
     patches = agreeing = 0
-    for _ in range(rounds):
+    for _ in range(params.rounds):
         warped = cast(
             FloatImage, warp_to_view(reduced, to_reduced @ homography, view).astype(np.float32) / 255
         )
-        sources, targets = patch_shifts(detail(warped, DETAIL_SIGMA_PX), face_detail, corners)
+        sources, targets = patch_shifts(detail(warped, params.detail_sigma_px), face_detail, corners, params)
         patches = len(sources)
-        if patches < MIN_AGREEING:
+        if patches < params.min_agreeing:
             break
-        correction, mask = cv2.findHomography(sources, targets, cv2.RANSAC, RANSAC_PX)
-        if correction is None or mask is None or int(mask.sum()) < MIN_AGREEING:
+        correction, mask = cv2.findHomography(sources, targets, cv2.RANSAC, params.ransac_px)
+        if correction is None or mask is None or int(mask.sum()) < params.min_agreeing:
             break
         agreeing = int(mask.sum())
         # The face's pixel x shows in the warped photo at correction @ x: fold that into millimetres.

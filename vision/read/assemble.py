@@ -21,20 +21,27 @@ from engine.position import Gold, Position, Warrior
 from engine.supply import supply_for
 from engine.walls import Walls
 from vision.read.cells import EMPTY, GOLD, CellReading
-from vision.read.glare import DEFAULT as GLARE_DEFAULT
-from vision.read.glare import GlareParameters, doubt_under_glare
+from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import SlotReading
 
 FloatArray = npt.NDArray[np.float64]
 
-#: Below this, an element is reported as uncertain.
-UNCERTAIN = 0.8
-#: Flip at most this many of the least certain slots looking for a legal set.
-MAX_SLOT_FLIPS = 2
-#: A reading the rules say may be wrong, without saying which, is given at most this confidence.
-DOUBTFUL = 0.7
-#: Only slots at least this uncertain are candidates for flipping.
-FLIPPABLE = 0.97
+
+@dataclass(frozen=True)
+class AssembleParams:
+    """How the readings become one position: the hand-set numbers."""
+
+    #: Below this, an element is reported as uncertain.
+    uncertain: float = 0.8
+    #: Flip at most this many of the least certain slots looking for a legal set.
+    max_slot_flips: int = 2
+    #: Only slots at least this uncertain are candidates for flipping.
+    flippable: float = 0.97
+    #: A reading the rules say may be wrong, without saying which, is given at most this confidence.
+    doubtful: float = 0.7
+
+
+ASSEMBLE_PARAMS = AssembleParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,7 +60,9 @@ def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
     return any(territory.bit_count() < MIN_TERRITORY for territory in walls.territories)
 
 
-def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
+def choose_slots(
+    probabilities: FloatArray, params: AssembleParams = ASSEMBLE_PARAMS
+) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades."""
     chosen = probabilities > 0.5
     confidence = np.where(chosen, probabilities, 1 - probabilities)
@@ -63,9 +72,9 @@ def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray
         drop = [i for i in order if chosen[i]][: int(chosen.sum()) - TOTAL_PALISADES]
         chosen[drop] = False
     if _has_small_territory(chosen):
-        candidates = [int(i) for i in order[:8] if confidence[i] < FLIPPABLE]
+        candidates = [int(i) for i in order[:8] if confidence[i] < params.flippable]
         best: tuple[float, tuple[int, ...]] | None = None
-        for flips in range(1, MAX_SLOT_FLIPS + 1):
+        for flips in range(1, params.max_slot_flips + 1):
             for combo in combinations(candidates, flips):
                 trial = chosen.copy()
                 trial[list(combo)] ^= True
@@ -93,7 +102,7 @@ def choose_slots(probabilities: FloatArray) -> tuple[frozenset[Slot], FloatArray
 
 
 def choose_cells(
-    reading: CellReading, players: tuple[str, ...] | None
+    reading: CellReading, players: tuple[str, ...] | None, params: AssembleParams = ASSEMBLE_PARAMS
 ) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
     """A label per cell (column of ``reading.probabilities``), its confidence, and the players."""
     probs = reading.probabilities.copy()
@@ -147,7 +156,7 @@ def choose_cells(
                 )
             )
     confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
-    confidence[doubted] = np.minimum(confidence[doubted], DOUBTFUL)
+    confidence[doubted] = np.minimum(confidence[doubted], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
@@ -203,9 +212,9 @@ def doubt_glare(
     cell_confidence: FloatArray,
     slot_confidence: FloatArray,
     glare: tuple[FloatArray, FloatArray],
-    parameters: GlareParameters = GLARE_DEFAULT,
+    parameters: GlareParams = GLARE_PARAMS,
 ) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
-    """The confidences capped where glare hides a cell or slot (:func:`vision.glare.doubt_under_glare`),
+    """The confidences capped where glare hides a cell or slot (:func:`vision.read.glare.doubt_under_glare`),
     the cells and slots so hidden, and one warning naming them all (none where nothing is hidden)."""
     cell_glare, slot_glare = glare
     cells = set(np.flatnonzero(cell_glare >= parameters.doubt_share).tolist())
@@ -240,21 +249,22 @@ def assemble(
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
     glare: tuple[FloatArray, FloatArray] | None = None,
-    glare_parameters: GlareParameters = GLARE_DEFAULT,
+    glare_params: GlareParams = GLARE_PARAMS,
+    params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> Assembled:
     """The position read, with rule-guided choices, confidences and warnings.
 
     ``glare`` is the share of each cell and each slot under clipped glare
-    (:func:`vision.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
+    (:func:`vision.read.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
     """
-    labels, cell_confidence, players, warnings = choose_cells(cells, players)
-    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities)
+    labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
+    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, params=params)
     warnings += slot_warnings
     glared_cells: set[int] = set()
     glared_slots: set[int] = set()
     if glare is not None:
         cell_confidence, slot_confidence, glared_cells, glared_slots, hidden = doubt_glare(
-            cell_confidence, slot_confidence, glare, glare_parameters
+            cell_confidence, slot_confidence, glare, glare_params
         )
         warnings += hidden
     names = ("empty", "gold", *cells.colours)
@@ -268,7 +278,7 @@ def assemble(
             gold.append(Gold(cell, value))
         elif label != EMPTY:
             warriors.append(Warrior(cell, names[label], None))
-    for number in np.flatnonzero(cell_confidence < UNCERTAIN):
+    for number in np.flatnonzero(cell_confidence < params.uncertain):
         if int(number) in glared_cells:
             continue
         cell = CELLS[int(number)]
@@ -284,7 +294,7 @@ def assemble(
         warnings.append(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
-    for number in np.flatnonzero(slot_confidence < UNCERTAIN):
+    for number in np.flatnonzero(slot_confidence < params.uncertain):
         if int(number) in glared_slots:
             continue
         slot = SLOTS[int(number)]
@@ -297,11 +307,11 @@ def assemble(
             )
         )
     gold_confidence = {
-        cell: min(conf, glare_parameters.doubtful) if cell.number in glared_cells else conf
+        cell: min(conf, glare_params.doubtful) if cell.number in glared_cells else conf
         for cell, (_, conf) in gold_values.items()
     }
     for cell, conf in gold_confidence.items():
-        if conf < UNCERTAIN and cell.number not in glared_cells:
+        if conf < params.uncertain and cell.number not in glared_cells:
             value = gold_values[cell][0]
             warnings.append(
                 Problem(

@@ -23,6 +23,7 @@ from vision.colour import chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import fine_detail, texture_match
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -31,19 +32,32 @@ ScalarT = TypeVar("ScalarT", bound=np.generic)
 #: Radius of the disc read at each cell's centre: a 32 mm warrior 5 mm off centre and turned 15
 #: degrees still covers 9 mm around it.
 READ_RADIUS_MM = 12.0
-SAMPLE_STEP = 2
+
+
+@dataclass(frozen=True)
+class CellParams:
+    """The cell reader's hand-set numbers."""
+
+    #: Every this many pixels of the disc (:data:`READ_RADIUS_MM` across) is read.
+    sample_step: int = 2
+    #: A pixel nearer a token colour than the face by this margin is covered.
+    token_margin: float = 0.0
+    #: A covered pixel this much brighter than the face under it, of no token colour, is an emblem.
+    light_ratio: float = 1.25
+    #: A covered pixel further than this from every token colour does not vote (emblems, numerals).
+    vote_limit: float = 0.42
+    #: Each colour starts with this many votes (a pixel each): a disc with no colour in it gets even shares.
+    prior_votes: float = 0.5
+    #: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
+    min_saturation: float = 0.15
+
+
+CELL_PARAMS = CellParams()
+
+
 #: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
 FACE_LIMIT = 0.22
 FACE_BLUR_PX = 0.8
-TOKEN_MARGIN = 0.0
-#: A covered pixel this much brighter than the face under it, of no token colour, is an emblem.
-LIGHT_RATIO = 1.25
-#: A covered pixel further than this from every token colour does not vote (emblems, numerals).
-VOTE_LIMIT = 0.42
-#: Each colour starts with this many votes (a pixel each): a disc with no colour in it gets even shares.
-PRIOR_VOTES = 0.5
-#: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
-MIN_SATURATION = 0.15
 
 EMPTY, GOLD = 0, 1
 
@@ -69,21 +83,23 @@ class CellReading:
 
 
 @cache
-def _disc_offsets(view: FaceRaster, radius_mm: float) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+def _disc_offsets(
+    view: FaceRaster, radius_mm: float, params: CellParams = CELL_PARAMS
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     r = radius_mm * view.px_per_mm
     # Every other pixel each way: shares over a quarter of the disc are as good, four times cheaper.
-    reach = int(np.ceil(r)) // SAMPLE_STEP * SAMPLE_STEP
-    span = np.arange(-reach, reach + 1, SAMPLE_STEP)
+    reach = int(np.ceil(r)) // params.sample_step * params.sample_step
+    span = np.arange(-reach, reach + 1, params.sample_step)
     dy, dx = np.meshgrid(span, span, indexing="ij")
     inside = dx * dx + dy * dy <= r * r
     return dy[inside], dx[inside]
 
 
 def cell_coordinates(
-    view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
+    view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM, params: CellParams = CELL_PARAMS
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Rows and columns of the disc of pixels at each cell's centre: each shape (40, pixels)."""
-    dy, dx = _disc_offsets(view, radius_mm)
+    dy, dx = _disc_offsets(view, radius_mm, params=params)
     centres = np.array([view.to_px(*cell_centre_mm(cell)) for cell in CELLS])
     ys = np.round(centres[:, 1:2]).astype(np.intp) + dy[None, :]
     xs = np.round(centres[:, 0:1]).astype(np.intp) + dx[None, :]
@@ -91,22 +107,29 @@ def cell_coordinates(
 
 
 def cell_pixels(
-    image: npt.NDArray[ScalarT], view: FaceRaster = CANONICAL, radius_mm: float = READ_RADIUS_MM
+    image: npt.NDArray[ScalarT],
+    view: FaceRaster = CANONICAL,
+    radius_mm: float = READ_RADIUS_MM,
+    params: CellParams = CELL_PARAMS,
 ) -> npt.NDArray[ScalarT]:
     """The disc of pixels at each cell's centre: shape (40, pixels, channels)."""
-    ys, xs = cell_coordinates(view, radius_mm)
+    ys, xs = cell_coordinates(view, radius_mm, params=params)
     pixels: npt.NDArray[ScalarT] = image[ys, xs]
     return pixels
 
 
 def _face_distance(
-    photo_px: FloatImage, face: FloatImage, view: FaceRaster, glare: FloatImage | None
+    photo_px: FloatImage,
+    face: FloatImage,
+    view: FaceRaster,
+    glare: FloatImage | None,
+    params: CellParams = CELL_PARAMS,
 ) -> FloatImage:
     """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
     best: FloatImage | None = None
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
-            shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view)
+            shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view, params=params)
             distance = shaded_distance(photo_px, shifted, glare=glare)
             best = distance if best is None else np.minimum(best, distance)
     assert best is not None
@@ -128,11 +151,8 @@ class CellSigns:
 FEATURES = ("covered", "token_coloured", "light", "face_darkness", "glare", "face_match", "face_detail")
 
 #: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit TUNING_DIR`` prints them again).
-WEIGHTS: tuple[float, ...] = (
-    6.656, 1.769, 4.811, -2.444, 0.023, -13.609, 0.812,
-    4.039,
-)  # fmt: skip
+#: (``vision/data/weights/cells-reference.json``; ``armadora bench fit TUNING_DIR`` writes it again).
+WEIGHTS = load_weights("cells-reference")
 
 
 def cell_signs(
@@ -145,6 +165,7 @@ def cell_signs(
     white: npt.ArrayLike = (1.0, 1.0, 1.0),
     ignore: tuple[FloatImage, ...] = (),
     details: tuple[FloatImage, FloatImage] | None = None,
+    params: CellParams = CELL_PARAMS,
 ) -> CellSigns:
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
 
@@ -164,25 +185,33 @@ def cell_signs(
     cell) than to every target do not vote. ``details`` is
     :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
     """
-    photo_px = cell_pixels(balanced, view)
-    face_px = cell_pixels(face, view)
-    glare_px = None if glare is None else cell_pixels(glare[..., None], view)[..., 0]
+    photo_px = cell_pixels(balanced, view, params=params)
+    face_px = cell_pixels(face, view, params=params)
+    glare_px = None if glare is None else cell_pixels(glare[..., None], view, params=params)[..., 0]
     face_px_distance = _face_distance(
-        photo_px, cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)), view, glare_px
+        photo_px,
+        cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)),
+        view,
+        glare_px,
+        params=params,
     )
     to_target = np.stack(
         [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
     )
     nearest_distance = np.min(to_target, axis=-1)
-    covered = (face_px_distance > FACE_LIMIT) | (nearest_distance + TOKEN_MARGIN < face_px_distance)
-    seen = np.ones(covered.shape, bool) if hidden is None else ~cell_pixels(hidden[..., None], view)[..., 0]
+    covered = (face_px_distance > FACE_LIMIT) | (nearest_distance + params.token_margin < face_px_distance)
+    seen = (
+        np.ones(covered.shape, bool)
+        if hidden is None
+        else ~cell_pixels(hidden[..., None], view, params=params)[..., 0]
+    )
     covered &= seen
     visible = np.maximum(seen.sum(axis=1), 1)
-    near_each = covered[..., None] & (to_target < VOTE_LIMIT)
+    near_each = covered[..., None] & (to_target < params.vote_limit)
     votes_for = near_each.any(axis=-1)
-    light = covered & ~votes_for & (photo_px.sum(axis=-1) > LIGHT_RATIO * face_px.sum(axis=-1))
+    light = covered & ~votes_for & (photo_px.sum(axis=-1) > params.light_ratio * face_px.sum(axis=-1))
     match, face_detail = texture_match(
-        *(details or fine_detail(balanced, face)), *cell_coordinates(view), seen
+        *(details or fine_detail(balanced, face)), *cell_coordinates(view, params=params), seen
     )
     features = np.column_stack(
         [
@@ -198,13 +227,17 @@ def cell_signs(
     voting = covered
     for other in ignore:
         voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
-    shares = colour_shares(photo_px, voting, tuple(targets.values()), white)
+    shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params)
     near = near_each.sum(axis=1) / visible[:, None]
     return CellSigns(features.astype(np.float64), shares, near.astype(np.float64))
 
 
 def colour_shares(
-    pixels: FloatImage, voting: npt.NDArray[np.bool_], targets: tuple[FloatImage, ...], white: npt.ArrayLike
+    pixels: FloatImage,
+    voting: npt.NDArray[np.bool_],
+    targets: tuple[FloatImage, ...],
+    white: npt.ArrayLike,
+    params: CellParams = CELL_PARAMS,
 ) -> FloatArray:
     """Per disc (rows of ``pixels``), the share of its ``voting`` pixels going to each target.
 
@@ -218,14 +251,16 @@ def colour_shares(
     """
     colour = chroma(pixels, white)
     saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
-    voting = voting & (saturation >= MIN_SATURATION)
+    voting = voting & (saturation >= params.min_saturation)
     directions = np.stack([chroma(target, white) for target in targets])
     directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
     alike = colour @ directions.T
 
     def votes(nearest: npt.NDArray[np.intp], count: int) -> FloatArray:
         tally = np.stack([(voting & (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
-        shares: FloatArray = (tally + PRIOR_VOTES) / (tally.sum(axis=1, keepdims=True) + PRIOR_VOTES * count)
+        shares: FloatArray = (tally + params.prior_votes) / (
+            tally.sum(axis=1, keepdims=True) + params.prior_votes * count
+        )
         return shares
 
     gold = votes(np.argmax(alike, axis=-1), len(targets))[:, :1]

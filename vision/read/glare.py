@@ -36,7 +36,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class GlareParameters:
+class GlareParams:
     """How clipped glare is found and what it does to the readings' confidence."""
 
     #: A channel this near the top of the 8-bit range (255) has clipped: JPEG's rounding and a
@@ -56,10 +56,12 @@ class GlareParameters:
     cell_inset_mm: float = 5.0
 
 
-DEFAULT = GlareParameters()
+GLARE_PARAMS = GlareParams()
 
 
-def clipped_mask(topdown: Image, parameters: GlareParameters = DEFAULT, view: FaceRaster = CANONICAL) -> Mask:
+def clipped_mask(
+    topdown: Image, parameters: GlareParams = GLARE_PARAMS, view: FaceRaster = CANONICAL
+) -> Mask:
     """Which pixels of a top-down BGR view of the board (``view``'s raster) are clipped glare.
 
     >>> view = np.zeros((530, 800, 3), np.uint8)
@@ -77,7 +79,7 @@ def clipped_mask(topdown: Image, parameters: GlareParameters = DEFAULT, view: Fa
 
 
 def clipped_shares(
-    mask: Mask, parameters: GlareParameters = DEFAULT, view: FaceRaster = CANONICAL
+    mask: Mask, parameters: GlareParams = GLARE_PARAMS, view: FaceRaster = CANONICAL
 ) -> tuple[FloatArray, FloatArray]:
     """The share of each cell's inner square (40, in :data:`engine.board.CELLS` order) and of each
     slot's band (67, in :data:`engine.board.SLOTS` order) that ``mask`` marks."""
@@ -111,10 +113,10 @@ def clipped_shares(
 
 
 def doubt_under_glare(
-    confidence: FloatArray, shares: FloatArray, parameters: GlareParameters = DEFAULT
+    confidence: FloatArray, shares: FloatArray, parameters: GlareParams = GLARE_PARAMS
 ) -> FloatArray:
-    """``confidence`` capped at :attr:`GlareParameters.doubtful` where glare covers at least
-    :attr:`GlareParameters.doubt_share` of the element.
+    """``confidence`` capped at :attr:`GlareParams.doubtful` where glare covers at least
+    :attr:`GlareParams.doubt_share` of the element.
 
     >>> doubt_under_glare(np.array([0.99, 0.99, 0.6]), np.array([0.0, 0.5, 0.5])).tolist()
     [0.99, 0.7, 0.6]

@@ -24,16 +24,24 @@ Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 
-#: Light varies over a few centimetres at most (vignetting, broad shadows), so the gain is smooth.
-GAIN_BLOCK_MM = 10.0
-GAIN_SIGMA_BLOCKS = 2.0
-#: The light is fitted on pixels this many millimetres across.
-LIGHT_MM = 2.0
-#: A pixel shows the face when brightness and glare explain it to within this (relative).
-FACE_RESIDUAL = 0.12
-#: How much the whole photo's light counts in each window, against the window's own face pixels.
-LIGHT_PRIOR = 0.15
-GLARE_FLOOR = 0.0
+
+@dataclass(frozen=True)
+class RectifyParams:
+    """How the light is balanced: the hand-set numbers, in board millimetres unless said."""
+
+    #: Light varies over a few centimetres at most (vignetting, broad shadows), so the gain is smooth.
+    gain_block_mm: float = 10.0
+    gain_sigma_blocks: float = 2.0
+    #: The light is fitted on pixels this many millimetres across.
+    light_mm: float = 2.0
+    #: A pixel shows the face when brightness and glare explain it to within this (relative).
+    face_residual: float = 0.12
+    #: How much the whole photo's light counts in each window, against the window's own face pixels.
+    light_prior: float = 0.15
+    glare_floor: float = 0.0
+
+
+RECTIFY_PARAMS = RectifyParams()
 
 
 def rectify(image: Image, homography: FloatArray, view: FaceRaster = CANONICAL) -> Image:
@@ -127,7 +135,11 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
 
 
 def light_model(
-    photo: FloatImage, face: FloatImage, view: FaceRaster = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+    photo: FloatImage,
+    face: FloatImage,
+    view: FaceRaster = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    params: RectifyParams = RECTIFY_PARAMS,
 ) -> tuple[FloatImage, FloatImage, FloatArray]:
     """The light at each pixel of ``photo``: a per-channel gain, an offset of white glare, and the light's
     colour (3 channels) that the gain carries everywhere.
@@ -139,9 +151,9 @@ def light_model(
     brightness and glare explain it; those pixels are pooled over windows of a
     few centimetres for a least-squares fit. Where tokens cover the face (a
     finished game), a pixel may show one of the ``tokens`` colours instead,
-    whichever fits best. The work is done on pixels :data:`LIGHT_MM` across.
+    whichever fits best. The work is done on pixels :attr:`RectifyParams.light_mm` across.
     """
-    step = view.px_per_mm * LIGHT_MM
+    step = view.px_per_mm * params.light_mm
     coarse = (round(photo.shape[1] / step), round(photo.shape[0] / step))
     p = cast(FloatImage, cv2.resize(photo, coarse, interpolation=cv2.INTER_AREA))
     f = cast(FloatImage, cv2.resize(face, coarse, interpolation=cv2.INTER_AREA))
@@ -150,23 +162,24 @@ def light_model(
     p = p / colour
     white = (1.0 / colour).astype(np.float32)
     residual = _affine_fit(p, f, white)
-    shows_face = residual < FACE_RESIDUAL
+    shows_face = residual < params.face_residual
     for token in tokens:
         flat = np.broadcast_to(token, f.shape)
         fits = _affine_fit(p, flat, white)
         better = ~shows_face & (fits < residual)
         f = np.where(better[..., None], flat, f)
         residual = np.where(better, fits, residual)
-    weight = (residual < FACE_RESIDUAL).astype(np.float32)
+    weight = (residual < params.face_residual).astype(np.float32)
     blocks = (
-        max(1, round(coarse[0] * LIGHT_MM / GAIN_BLOCK_MM)),
-        max(1, round(coarse[1] * LIGHT_MM / GAIN_BLOCK_MM)),
+        max(1, round(coarse[0] * params.light_mm / params.gain_block_mm)),
+        max(1, round(coarse[1] * params.light_mm / params.gain_block_mm)),
     )
 
     def local_sum(x: FloatImage) -> FloatImage:
         small = cv2.resize(weight * x, blocks, interpolation=cv2.INTER_AREA)
         return cast(
-            FloatImage, cv2.GaussianBlur(small, (0, 0), GAIN_SIGMA_BLOCKS, borderType=cv2.BORDER_REFLECT)
+            FloatImage,
+            cv2.GaussianBlur(small, (0, 0), params.gain_sigma_blocks, borderType=cv2.BORDER_REFLECT),
         )
 
     ww = float((white * white).sum())
@@ -174,8 +187,8 @@ def light_model(
     sf, sff = local_sum((f * white).sum(axis=-1)), local_sum((f * f).sum(axis=-1))
     sp, spf = local_sum((p * white).sum(axis=-1)), local_sum((p * f).sum(axis=-1))
     # Priors: where few pixels show the face, fall back on the whole photo's light and no glare.
-    prior_b = LIGHT_PRIOR * sff / np.maximum(n / ww, 1e-6) + LIGHT_PRIOR * 0.05
-    prior_o = LIGHT_PRIOR * ww
+    prior_b = params.light_prior * sff / np.maximum(n / ww, 1e-6) + params.light_prior * 0.05
+    prior_o = params.light_prior * ww
     a11, a12, a22 = sff + prior_b, sf, n + prior_o
     r1, r2 = spf + prior_b, sp
     det = a11 * a22 - a12 * a12
@@ -204,12 +217,16 @@ class Balanced:
 
 
 def balance(
-    photo: FloatImage, face: FloatImage, view: FaceRaster = CANONICAL, tokens: tuple[FloatImage, ...] = ()
+    photo: FloatImage,
+    face: FloatImage,
+    view: FaceRaster = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    params: RectifyParams = RECTIFY_PARAMS,
 ) -> Balanced:
     """The photo under the face's own light with the glare taken off, how much glare, and its colour."""
-    gain, offset, colour = light_model(photo, face, view, tokens)
+    gain, offset, colour = light_model(photo, face, view, tokens, params=params)
     balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
     inverse = 1.0 / colour
     # Glare the smooth fit missed (it is sharper than the fit, or over hidden face) may remain anywhere.
-    glare = (offset[..., 0] / gain.mean(axis=-1) + GLARE_FLOOR).astype(np.float32)
+    glare = (offset[..., 0] / gain.mean(axis=-1) + params.glare_floor).astype(np.float32)
     return Balanced(balanced, glare, (inverse / inverse.mean()).astype(np.float64))

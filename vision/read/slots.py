@@ -33,41 +33,70 @@ from vision.geometry import (
 from vision.locate.features import Camera
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import correlation, fine_detail, texture_match
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 
-#: Half the width of the band read across a line: inside the palisade's 2.5 mm half-width.
-BAND_HALF_MM = 1.5
-#: Positions read along each slot.
-STEPS = 36
-#: Gap at each end of a slot that a palisade (40 mm on a 45 mm pitch) never reaches, plus blur.
-END_GAP_MM = 4.0
-#: A pixel is wood when it is nearer the palisades' colour than the face under it, and this near.
-WOOD_LIMIT = 0.2
-#: A palisade's side faces can turn well away from the light: wood is allowed to be this dark.
-WOOD_MIN_SHADE = 0.25
-#: ...and nearer wood than the face by at least this.
-WOOD_MARGIN = 0.0
-#: The printed line shows where the profile across it matches the face's this well (correlation),
-#: read over this half-width.
-LINE_MATCH = 0.6
-PROFILE_HALF_MM = 3.0
-#: The line shows narrowly where the photo rises from its core on both sides, between
-#: ``LINE_CORE_MM`` + 0.5 and + 1.5 mm out: on one side by at least this share of how much the
-#: face's art stands above its line (a hazy photo's line is faint), on the other by at least this
-#: share of that (a palisade's shaded side rises on one side only); and where its dark reaches no
-#: more than this much (mm) wider than the face's.
-NARROW_RISE = 0.2
-NARROW_BALANCE = 0.5
-NARROW_EXCESS_MM = 1.5
-#: The art's texture is matched over a band this half-wide (mm) at the foot, leaving out the
-#: printed line's core.
-TEXTURE_HALF_MM = 3.5
-LINE_CORE_MM = 1.0
-#: Art with this much detail there (root mean square, grey 0..1) fully counts when its texture fails to
-#: show; most slots have 0.03 to 0.07.
-FULL_DETAIL = 0.06
+
+@dataclass(frozen=True)
+class SlotParams:
+    """The slot reader's hand-set numbers."""
+
+    #: Half the width of the band read across a line: inside the palisade's 2.5 mm half-width.
+    band_half_mm: float = 1.5
+    #: Positions read along each slot.
+    steps: int = 36
+    #: Gap at each end of a slot that a palisade (40 mm on a 45 mm pitch) never reaches, plus blur.
+    end_gap_mm: float = 4.0
+    #: A pixel is wood when it is nearer the palisades' colour than the face under it, and this near.
+    wood_limit: float = 0.2
+    #: A palisade's side faces can turn well away from the light: wood is allowed to be this dark.
+    wood_min_shade: float = 0.25
+    #: ...and nearer wood than the face by at least this.
+    wood_margin: float = 0.0
+    #: The printed line shows where the profile across it matches the face's this well (correlation),
+    #: read over this half-width.
+    line_match: float = 0.6
+    profile_half_mm: float = 3.0
+    #: The line shows narrowly where the photo rises from its core on both sides, between
+    #: ``LINE_CORE_MM`` + 0.5 and + 1.5 mm out: on one side by at least this share of how much the
+    #: face's art stands above its line (a hazy photo's line is faint), on the other by at least this
+    #: share of that (a palisade's shaded side rises on one side only); and where its dark reaches no
+    #: more than this much (mm) wider than the face's.
+    narrow_rise: float = 0.2
+    narrow_balance: float = 0.5
+    narrow_excess_mm: float = 1.5
+    #: The art's texture is matched over a band this half-wide (mm) at the foot, leaving out the
+    #: printed line's core.
+    texture_half_mm: float = 3.5
+    line_core_mm: float = 1.0
+    #: Art with this much detail there (root mean square, grey 0..1) fully counts when its texture fails to
+    #: show; most slots have 0.03 to 0.07.
+    full_detail: float = 0.06
+    #: The profile across a slot (:func:`across_profiles`) reaches this far either side of its line (mm):
+    #: past where a palisade's top lands seen from a phone's usual angles...
+    profile_span_mm: float = 8.0
+    #: The profile's light level is that of its outer parts, this wide at each end (mm).
+    profile_outer_mm: float = 1.5
+    #: An edge's strength is weighed against the face's, this much added to both (grey 0..3) so that
+    #: flat art on both sides weighs as no change.
+    edge_floor: float = 0.05
+    #: The palisades' colour is read off the photo from slots whose printed line hides along this share
+    #: of their length at least...
+    hidden_line: float = 0.7
+    #: ...when there are at least this many such slots.
+    min_wood_slots: int = 2
+    #: The wood's brightness is that of its lit faces: this percentile of those slots' pixels. Its
+    #: shaded side and foot are darker, which the comparison allows (:attr:`SlotParams.wood_min_shade`),
+    #: but not
+    #: lighter; at the 80th percentile a palisade's lit face read too light to be wood.
+    wood_lit_percentile: int = 90
+
+
+SLOT_PARAMS = SlotParams()
+
+
 #: A band differs from the face when its median pixel is further than this from it.
 FACE_LIMIT = 0.22
 
@@ -80,16 +109,8 @@ class SlotReading:
     features: FloatArray
 
 
-#: The profile across a slot (:func:`across_profiles`) reaches this far either side of its line (mm):
-#: past where a palisade's top lands seen from a phone's usual angles...
-PROFILE_SPAN_MM = 8.0
 #: ...and is weighed in this many bands, each a little over 2 mm wide.
 PROFILE_BANDS = 8
-#: The profile's light level is that of its outer parts, this wide at each end (mm).
-PROFILE_OUTER_MM = 1.5
-#: An edge's strength is weighed against the face's, this much added to both (grey 0..3) so that
-#: flat art on both sides weighs as no change.
-EDGE_FLOOR = 0.05
 #: The signs :func:`profile_signs` gives, each once per band across the slot.
 PROFILE_SIGNS = ("lighter", "light_change", "colour_change", "edge_change")
 
@@ -100,39 +121,15 @@ FEATURES = (
     *(f"{sign}_{band}" for sign in PROFILE_SIGNS for band in range(PROFILE_BANDS)),
 )  # fmt: skip
 
-#: Logistic weights over :func:`model_inputs`, fitted on the tuning set only
-#: (``armadora bench fit TUNING_DIR`` prints them again): one row for the shares of
-#: :data:`FEATURES`' first nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the
-#: constant.
-WEIGHTS: tuple[float, ...] = (
-    2.372, 0.799, 2.630, 1.036, 3.473, -3.310, -2.919, -2.073, 1.305,
-    0.009, -0.206, -0.754, 0.115, 0.429, 0.137, 0.128, 0.051,
-    -0.155, -0.229, -0.028, 0.218, -0.038, 0.017, 0.013, -0.090,
-    -0.268, -0.295, -0.123, -0.107, 0.031, 0.242, 0.124, -0.057,
-    -0.211, 0.147, 1.099, -1.642, -1.912, -0.142, -0.159, 0.312,
-    -2.356,
-)  # fmt: skip
-
-
+#: Logistic weights over :func:`model_inputs` (one row for the shares of :data:`FEATURES`' first
+#: nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the constant), fitted on the
+#: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
+#: ``armadora bench fit TUNING_DIR`` writes it again.
+WEIGHTS = load_weights("slots-reference")
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
-#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``): the learnt one on photos
-#: 0-299 and 360-1319 of ``copies-tuning``, the improvised one on photos 0-299 and 360-599.
-LEARNT_WEIGHTS: tuple[float, ...] = (
-    0.980, 1.347, 1.830, 0.624, 3.116, -3.718, -4.367, -2.501, 0.984,
-    0.602, -0.274, -0.774, 1.121, 0.423, 0.389, -0.406, 0.190,
-    -0.581, 0.003, 0.021, -0.459, -0.313, -0.436, -0.329, -0.206,
-    -0.299, -0.465, -0.512, -0.260, 0.148, 0.191, -0.106, -0.589,
-    0.457, 0.427, 1.056, -2.420, -3.017, 0.378, 0.378, 0.366,
-    -2.278,
-)  # fmt: skip
-IMPROVISED_WEIGHTS: tuple[float, ...] = (
-    2.162, 1.699, 0.458, 0.498, 3.726, -3.673, -5.630, -1.383, -4.701,
-    -0.277, -0.254, -0.424, -0.389, 1.450, 0.327, 0.043, -0.329,
-    -0.145, -0.211, 0.848, -1.200, -0.587, -0.380, -0.275, -0.267,
-    0.898, 0.541, 0.495, 1.260, 0.052, -0.845, -0.986, 0.537,
-    0.259, 0.337, 2.132, -1.482, -2.115, 0.016, 0.376, 0.159,
-    -1.450,
-)  # fmt: skip
+#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
+LEARNT_WEIGHTS = load_weights("slots-learnt")
+IMPROVISED_WEIGHTS = load_weights("slots-improvised")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:
@@ -155,18 +152,22 @@ def _unproject(camera: Camera, pixels: FloatArray) -> FloatArray:
 
 
 def _band_samples(
-    view: FaceRaster, leans: FloatArray, shift: float = 0.0, half_mm: float | None = None
+    view: FaceRaster,
+    leans: FloatArray,
+    shift: float = 0.0,
+    half_mm: float | None = None,
+    params: SlotParams = SLOT_PARAMS,
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """Pixel coordinates of each slot's band, shape (67, STEPS, across), and which steps to read.
 
     The band runs along the slot's line, moved across it by ``shift`` times the
     lean: 0 reads the palisade's foot, 1 where its top lands.
     """
-    across = _across(view, BAND_HALF_MM if half_mm is None else half_mm)
-    along = np.linspace(0.0, PITCH_MM, STEPS)
-    xs = np.empty((len(SLOTS), STEPS, len(across)))
+    across = _across(view, params.band_half_mm if half_mm is None else half_mm)
+    along = np.linspace(0.0, PITCH_MM, params.steps)
+    xs = np.empty((len(SLOTS), params.steps, len(across)))
     ys = np.empty_like(xs)
-    keep = np.ones((len(SLOTS), STEPS), bool)
+    keep = np.ones((len(SLOTS), params.steps), bool)
     for number, slot in enumerate(SLOTS):
         (x0, y0), (x1, y1) = slot_segment_mm(slot)
         direction = np.array([x1 - x0, y1 - y0]) / PITCH_MM
@@ -176,8 +177,8 @@ def _band_samples(
         py = y0 + offset[1] + direction[1] * along[:, None] + normal[1] * across[None, :]
         xs[number], ys[number] = px * view.px_per_mm, py * view.px_per_mm
         reach = float(leans[number] @ direction)
-        start_gap = END_GAP_MM + max(0.0, reach)
-        end_gap = END_GAP_MM + max(0.0, -reach)
+        start_gap = params.end_gap_mm + max(0.0, reach)
+        end_gap = params.end_gap_mm + max(0.0, -reach)
         keep[number] = (along >= start_gap) & (along <= PITCH_MM - end_gap)
     return xs, ys, keep
 
@@ -203,22 +204,23 @@ def _wood_pixels(
     xs: FloatArray,
     ys: FloatArray,
     glare: FloatImage | None = None,
+    params: SlotParams = SLOT_PARAMS,
 ) -> tuple[npt.NDArray[np.bool_], FloatImage]:
     """Per slot, step and pixel across a band: is it wood (rather than the face or a token), and how far
     it is from the face."""
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
-    to_wood = shaded_distance(pixels, wood, min_shade=WOOD_MIN_SHADE, glare=washed)
+    to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=washed)
     to_face = shaded_distance(pixels, printed, glare=washed)
     to_other = to_face
     for colour in tokens:
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
-    return (to_wood + WOOD_MARGIN < to_other) & (to_wood < WOOD_LIMIT), to_face
+    return (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit), to_face
 
 
 def line_signs(
-    balanced: FloatImage, face: FloatImage, view: FaceRaster
+    balanced: FloatImage, face: FloatImage, view: FaceRaster, params: SlotParams = SLOT_PARAMS
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per slot and step, whether the printed grid line shows (its profile across matches the
     face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
@@ -229,8 +231,10 @@ def line_signs(
     """
     grey_photo = balanced.sum(axis=-1)
     grey_face = face.sum(axis=-1)
-    half = round(PROFILE_HALF_MM * view.px_per_mm)
-    xs, ys, _ = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0, half_mm=PROFILE_HALF_MM + 1.0)
+    half = round(params.profile_half_mm * view.px_per_mm)
+    xs, ys, _ = _band_samples(
+        view, np.zeros((len(SLOTS), 2)), 0.0, half_mm=params.profile_half_mm + 1.0, params=params
+    )
     photo = _sample(grey_photo, xs, ys)
     printed = _sample(grey_face, xs, ys)
     extra = (photo.shape[2] - (2 * half + 1)) // 2
@@ -243,37 +247,41 @@ def line_signs(
         match = correlation(window - window.mean(axis=2, keepdims=True), centred_reference, axis=2)
         matched = np.where((match > best)[..., None], window, matched)
         best = np.maximum(best, match)
-    visible = best > LINE_MATCH
+    visible = best > params.line_match
     # How dark the face's line is against the art beside it, and how far that darkness reaches.
-    core = _px_range(view, -LINE_CORE_MM / 2, LINE_CORE_MM / 2, half)
-    beside = _px_range(view, PROFILE_HALF_MM - 1.0, PROFILE_HALF_MM, half)
-    flank = _px_range(view, LINE_CORE_MM + 0.5, LINE_CORE_MM + 1.5, half)
+    core = _px_range(view, -params.line_core_mm / 2, params.line_core_mm / 2, half)
+    beside = _px_range(view, params.profile_half_mm - 1.0, params.profile_half_mm, half)
+    flank = _px_range(view, params.line_core_mm + 0.5, params.line_core_mm + 1.5, half)
     line_level = reference[..., core].min(axis=2)
     art_level = np.median(reference[..., np.r_[beside, 2 * half - beside]], axis=2)
     depth = np.maximum(art_level - line_level, 1e-3)
     sides = np.stack([matched[..., flank].max(axis=2), matched[..., 2 * half - flank].max(axis=2)])
     rises = sides - matched[..., core].min(axis=2)
     greater, lesser = rises.max(axis=0), rises.min(axis=0)
-    flanked = (greater > NARROW_RISE * depth) & (lesser > NARROW_BALANCE * greater)
+    flanked = (greater > params.narrow_rise * depth) & (lesser > params.narrow_balance * greater)
     dark = ((line_level + art_level) / 2)[..., None]
     wider = (photo < dark).sum(axis=2) - (printed < dark).sum(axis=2)
-    narrow = visible & flanked & (wider < NARROW_EXCESS_MM * view.px_per_mm)
+    narrow = visible & flanked & (wider < params.narrow_excess_mm * view.px_per_mm)
     return visible, narrow
 
 
 def across_profiles(
-    balanced: FloatImage, face: FloatImage, view: FaceRaster, leans: FloatArray
+    balanced: FloatImage,
+    face: FloatImage,
+    view: FaceRaster,
+    leans: FloatArray,
+    params: SlotParams = SLOT_PARAMS,
 ) -> tuple[FloatArray, FloatArray]:
     """The photo's and the face's colour across each slot's line, shape (67, across, 3) each.
 
     Each position across is the median along the slot's readable length
-    (:func:`_band_samples`), from :data:`PROFILE_SPAN_MM` on one side to as
+    (:func:`_band_samples`), from :attr:`SlotParams.profile_span_mm` on one side to as
     far on the other, turned so that it runs toward where tall things lean
     (``leans``, from :func:`leans_mm`): a palisade's top and shaded side then
     fall on the same side of every profile.
     """
     # Which steps along a slot are readable does not depend on how wide the band is.
-    xs, ys, keep = _band_samples(view, leans, 0.0, half_mm=PROFILE_SPAN_MM)
+    xs, ys, keep = _band_samples(view, leans, 0.0, half_mm=params.profile_span_mm, params=params)
     photo, printed = _sample(balanced, xs, ys), _sample(face, xs, ys)
     backward = _lean_across(leans) < 0
     profiles = []
@@ -286,7 +294,9 @@ def across_profiles(
     return profiles[0], profiles[1]
 
 
-def profile_signs(photo: FloatArray, printed: FloatArray, view: FaceRaster = CANONICAL) -> FloatArray:
+def profile_signs(
+    photo: FloatArray, printed: FloatArray, view: FaceRaster = CANONICAL, params: SlotParams = SLOT_PARAMS
+) -> FloatArray:
     """How a slot's profile across its line (:func:`across_profiles`) differs from the face's, in
     :data:`PROFILE_BANDS` bands across: shape (67, 4 * bands), the signs :data:`PROFILE_SIGNS`
     names, band by band.
@@ -310,7 +320,7 @@ def profile_signs(photo: FloatArray, printed: FloatArray, view: FaceRaster = CAN
     """
     grey_photo, grey_face = photo.sum(axis=-1), printed.sum(axis=-1)
     across = grey_photo.shape[1]
-    outer = max(1, round(PROFILE_OUTER_MM * view.px_per_mm))
+    outer = max(1, round(params.profile_outer_mm * view.px_per_mm))
     ratio = np.log(np.maximum(grey_photo, 1e-3) / np.maximum(grey_face, 1e-3))
     ratio -= np.median(np.c_[ratio[:, :outer], ratio[:, -outer:]], axis=1, keepdims=True)
     chroma = np.linalg.norm(
@@ -326,8 +336,8 @@ def profile_signs(photo: FloatArray, printed: FloatArray, view: FaceRaster = CAN
     # The steps between a band's own samples: a band of one sample has none.
     edge_change = [
         np.log(
-            (steps_photo[:, band[:-1]].sum(axis=1) + EDGE_FLOOR)
-            / (steps_face[:, band[:-1]].sum(axis=1) + EDGE_FLOOR)
+            (steps_photo[:, band[:-1]].sum(axis=1) + params.edge_floor)
+            / (steps_face[:, band[:-1]].sum(axis=1) + params.edge_floor)
         )
         for band in bands
     ]
@@ -340,23 +350,13 @@ def _px_range(view: FaceRaster, start_mm: float, stop_mm: float, middle: int) ->
     return np.arange(middle + round(start_mm * view.px_per_mm), middle + round(stop_mm * view.px_per_mm) + 1)
 
 
-#: The palisades' colour is read off the photo from slots whose printed line hides along this share
-#: of their length at least...
-HIDDEN_LINE = 0.7
-#: ...when there are at least this many such slots.
-MIN_WOOD_SLOTS = 2
-#: The wood's brightness is that of its lit faces: this percentile of those slots' pixels. Its
-#: shaded side and foot are darker, which the comparison allows (:data:`WOOD_MIN_SHADE`), but not
-#: lighter; at the 80th percentile a palisade's lit face read too light to be wood.
-WOOD_LIT_PERCENTILE = 90
-
-
 def estimate_wood(
     balanced: FloatImage,
     face: FloatImage,
     fallback: FloatImage,
     view: FaceRaster = CANONICAL,
     leans: FloatArray | None = None,
+    params: SlotParams = SLOT_PARAMS,
 ) -> FloatImage:
     """The palisades' colour as the photo shows it, for a copy whose wood was never seen.
 
@@ -364,17 +364,17 @@ def estimate_wood(
     line hides most, at the palisade's foot and where its top lands (``leans``, from
     :func:`leans_mm`; none, seen from straight above), or ``fallback`` when too few hide.
     """
-    visible = line_signs(balanced, face, view)[0]
-    _, _, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0)
-    hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= HIDDEN_LINE * keep.sum(axis=1))
-    if len(hidden) < MIN_WOOD_SLOTS:
+    visible = line_signs(balanced, face, view, params=params)[0]
+    _, _, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0, params=params)
+    hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= params.hidden_line * keep.sum(axis=1))
+    if len(hidden) < params.min_wood_slots:
         return fallback
     leans = np.zeros((len(SLOTS), 2)) if leans is None else leans
     # Seen from the side, the band at a palisade's foot may hold only its shaded side: its lit top
     # lands as far away as it leans.
     bands = []
     for shift in (0.0, 1.0):
-        xs, ys, keep = _band_samples(view, leans, shift)
+        xs, ys, keep = _band_samples(view, leans, shift, params=params)
         pixels = _sample(balanced, xs, ys)
         bands += [pixels[n][keep[n]].reshape(-1, 3) for n in hidden if keep[n].any()]
     if not bands:
@@ -382,7 +382,7 @@ def estimate_wood(
     colour = np.median(np.array([np.median(band, axis=0) for band in bands]), axis=0)
     # A stick's sides turn from the light and its foot lies in its own shadow: its colour is their
     # middle, its brightness that of its lit faces.
-    lit = float(np.percentile(np.concatenate(bands).sum(axis=1), WOOD_LIT_PERCENTILE))
+    lit = float(np.percentile(np.concatenate(bands).sum(axis=1), params.wood_lit_percentile))
     wood: FloatImage = (colour * lit / max(float(colour.sum()), 1e-6)).astype(np.float32)
     return wood
 
@@ -396,6 +396,7 @@ def slot_features(
     tokens: tuple[FloatImage, ...] = (),
     glare: FloatImage | None = None,
     details: tuple[FloatImage, FloatImage] | None = None,
+    params: SlotParams = SLOT_PARAMS,
 ) -> FloatArray:
     """What each slot looks like, as the share of its length showing each sign: shape (67, features).
 
@@ -412,23 +413,23 @@ def slot_features(
     """
     leans = leans_mm(camera)
     columns = []
-    keep = np.ones((len(SLOTS), STEPS), bool)
+    keep = np.ones((len(SLOTS), params.steps), bool)
     for shift in (0.0, 0.5, 1.0):
-        xs, ys, keep_here = _band_samples(view, leans, shift)
+        xs, ys, keep_here = _band_samples(view, leans, shift, params=params)
         if shift == 0.0:
             keep = keep_here
-        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare)
+        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, params=params)
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
-    columns.extend(line_signs(balanced, face, view))
+    columns.extend(line_signs(balanced, face, view, params=params))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
     # The art beside the line, where a palisade's foot covers it; the line itself is left out, as a
     # palisade's edge or shadow along it looks much like it.
-    xs, ys, _ = _band_samples(view, leans, 0.0, TEXTURE_HALF_MM)
+    xs, ys, _ = _band_samples(view, leans, 0.0, params.texture_half_mm, params=params)
     rows, columns_px = _pixel_indices(face, xs, ys)
-    beside_line = np.abs(_across(view, TEXTURE_HALF_MM)) >= LINE_CORE_MM
+    beside_line = np.abs(_across(view, params.texture_half_mm)) >= params.line_core_mm
     counted = (keep[..., None] & beside_line).reshape(len(SLOTS), -1)
     match, amount = texture_match(
         *(details or fine_detail(balanced, face)),
@@ -436,9 +437,11 @@ def slot_features(
         columns_px.reshape(len(SLOTS), -1),
         counted,
     )
-    profiles = profile_signs(*across_profiles(balanced, face, view, leans), view)
+    profiles = profile_signs(
+        *across_profiles(balanced, face, view, leans, params=params), view, params=params
+    )
     # Texture that fails to match says something covers the art only where the art has texture.
-    hidden_art = (1.0 - match) * np.minimum(amount / FULL_DETAIL, 1.0)
+    hidden_art = (1.0 - match) * np.minimum(amount / params.full_detail, 1.0)
     return np.column_stack([*shares, lean_across, hidden_art, profiles])
 
 

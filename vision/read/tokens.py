@@ -19,6 +19,7 @@ a warrior or a faint emblem spoils its picture's match, not its outline.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
@@ -31,26 +32,46 @@ from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, FaceRaster, cell_centre_
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
+from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 
-#: The middle of the warrior matched: its rounded corners and edges turn with it and blur.
-MIDDLE_MM = 22.0
+
+@dataclass(frozen=True)
+class TokenParams:
+    """How the warriors' learnt pictures are matched: the hand-set numbers."""
+
+    #: The middle of the warrior matched: its rounded corners and edges turn with it and blur.
+    middle_mm: float = 22.0
+    #: A warrior's middle lies this far (mm) from its cell's centre at most.
+    reach_mm: float = 6.0
+    blur_px: float = 0.8
+    #: How well a colour's picture matches bare art and a warrior of its own colour, for a photo that
+    #: shows no cell surely empty or none surely holding that colour (the tuning copies' medians).
+    art_match: float = 0.36
+    warrior_match: float = 0.94
+    #: The art's level is this percentile of the matches over the cells surely empty: art that
+    #: happens to look like a warrior is what a hidden cell must be told from.
+    art_percentile: int = 90
+    #: Below this gap between the two levels the photo cannot tell them apart; the gap is kept at least this.
+    min_gap: float = 0.1
+
+
+TOKEN_PARAMS = TokenParams()
+
+
 #: Turns tried (degrees): the warrior in the setup and in the photo each turned up to 15.
 TURNS_DEG = tuple(np.arange(-30.0, 30.1, 7.5))
-#: A warrior's middle lies this far (mm) from its cell's centre at most.
-REACH_MM = 6.0
-BLUR_PX = 0.8
 
 #: The columns of :func:`hidden_signs`.
 FEATURES = ("match_above_art", "token_coloured", "occupied_around", "outline", "warrior_looks")
 #: Logistic weights over the features and a constant, with a profile learnt from a setup photo
 #: and with one improvised from the photo read, fitted on the tuning copies only
-#: (``armadora bench fit COPIES_TUNING_DIR`` prints them again). Each kind weighs the columns
-#: :data:`WEIGHED` names; the others' weights are 0.
-LEARNT_WEIGHTS: tuple[float, ...] = (7.504, 0.000, 1.523, 8.972, 0.000, -11.368)
-IMPROVISED_WEIGHTS: tuple[float, ...] = (12.362, 3.413, 0.000, 0.000, 0.581, -5.961)
+#: (``vision/data/weights/hidden-*.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes them
+#: again). Each kind weighs the columns :data:`WEIGHED` names; the others' weights are 0.
+LEARNT_WEIGHTS = load_weights("hidden-learnt")
+IMPROVISED_WEIGHTS = load_weights("hidden-improvised")
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
@@ -61,21 +82,13 @@ IMPROVISED_WEIGHTS: tuple[float, ...] = (12.362, 3.413, 0.000, 0.000, 0.581, -5.
 #: 7,296 mistakes in two-fold cross-validation, the outline's log in its place 11).
 WEIGHED = {"learnt": (0, 2, 3), "improvised": (0, 1, 4)}
 
-#: How well a colour's picture matches bare art and a warrior of its own colour, for a photo that
-#: shows no cell surely empty or none surely holding that colour (the tuning copies' medians).
-ART_MATCH = 0.36
-WARRIOR_MATCH = 0.94
-#: The art's level is this percentile of the matches over the cells surely empty: art that
-#: happens to look like a warrior is what a hidden cell must be told from.
-ART_PERCENTILE = 90
-#: Below this gap between the two levels the photo cannot tell them apart; the gap is kept at least this.
-MIN_GAP = 0.1
-
 
 @lru_cache(maxsize=8)
-def _templates(profile: Looks, view: FaceRaster) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
+def _templates(
+    profile: Looks, view: FaceRaster, params: TokenParams = TOKEN_PARAMS
+) -> tuple[tuple[str, tuple[FloatImage, ...]], ...]:
     """Each colour's warrior middle, blurred like a photo, at every turn of :data:`TURNS_DEG`."""
-    side = round(MIDDLE_MM * view.px_per_mm) | 1
+    side = round(params.middle_mm * view.px_per_mm) | 1
     out = []
     for name, image in profile.tokens.items():
         scale = view.px_per_mm * WARRIOR_SIDE_MM / image.shape[0]
@@ -87,26 +100,30 @@ def _templates(profile: Looks, view: FaceRaster) -> tuple[tuple[str, tuple[Float
             turn[:, 2] += (side - 1) / 2 - np.array(centre)
             middle = cv2.warpAffine(small, turn, (side, side), flags=cv2.INTER_LINEAR)
             turned.append(
-                cast(FloatImage, cv2.GaussianBlur(middle.astype(np.float32) / 255, (0, 0), BLUR_PX))
+                cast(FloatImage, cv2.GaussianBlur(middle.astype(np.float32) / 255, (0, 0), params.blur_px))
             )
         out.append((name, tuple(turned)))
     return tuple(out)
 
 
 def token_match(
-    balanced: FloatImage, profile: Looks, cells: list[Cell], view: FaceRaster = CANONICAL
+    balanced: FloatImage,
+    profile: Looks,
+    cells: list[Cell],
+    view: FaceRaster = CANONICAL,
+    params: TokenParams = TOKEN_PARAMS,
 ) -> FloatArray:
     """Per cell (rows) and colour of ``profile.colours`` (columns): how well its warrior's middle
     matches somewhere near the cell's centre (normalised correlation, -1..1; -1 for a colour whose
     warrior the profile has no picture of)."""
-    templates = _templates(profile, view)
+    templates = _templates(profile, view, params=params)
     columns = {name: k for k, name in enumerate(profile.colours)}
     result = np.full((len(cells), len(profile.colours)), -1.0)
     if not templates:
         return result
     side = templates[0][1][0].shape[0]
-    reach = round(REACH_MM * view.px_per_mm)
-    image = cast(FloatImage, cv2.GaussianBlur(balanced, (0, 0), BLUR_PX * 0.5))
+    reach = round(params.reach_mm * view.px_per_mm)
+    image = cast(FloatImage, cv2.GaussianBlur(balanced, (0, 0), params.blur_px * 0.5))
     for row, cell in enumerate(cells):
         x, y = (round(v * view.px_per_mm) for v in cell_centre_mm(cell))
         half = (side - 1) // 2 + reach
@@ -120,7 +137,9 @@ def token_match(
     return result
 
 
-def match_levels(art: FloatArray, warriors: FloatArray) -> tuple[FloatArray, FloatArray]:
+def match_levels(
+    art: FloatArray, warriors: FloatArray, params: TokenParams = TOKEN_PARAMS
+) -> tuple[FloatArray, FloatArray]:
     """Per colour (the columns of :func:`token_match`), how well its picture matches this photo's
     bare art and its warriors of that colour.
 
@@ -128,7 +147,7 @@ def match_levels(art: FloatArray, warriors: FloatArray) -> tuple[FloatArray, Flo
     warrior, each taken for the colour whose picture matches it best (the pictures tell white from
     black, where the colour votes cannot). A photo's light, blur and angle raise or lower every
     match alike: a hidden cell is judged against these levels, not against a fixed bar. A colour
-    seen on no such cell takes the other colours' middle, or :data:`WARRIOR_MATCH`.
+    seen on no such cell takes the other colours' middle, or :attr:`TokenParams.warrior_match`.
 
     >>> art = np.array([[0.2, 0.3], [0.4, 0.1]])
     >>> warriors = np.array([[0.9, 0.2], [0.3, 0.5]])
@@ -136,10 +155,14 @@ def match_levels(art: FloatArray, warriors: FloatArray) -> tuple[FloatArray, Flo
     [[0.38, 0.28], [0.9, 0.5]]
     """
     colours = warriors.shape[1]
-    art_level = np.percentile(art, ART_PERCENTILE, axis=0) if len(art) >= 2 else np.full(colours, ART_MATCH)
+    art_level = (
+        np.percentile(art, params.art_percentile, axis=0)
+        if len(art) >= 2
+        else np.full(colours, params.art_match)
+    )
     best = warriors.argmax(axis=1)
     seen = {k: float(np.median(warriors[best == k, k])) for k in set(best.tolist())}
-    fallback = float(np.median(list(seen.values()))) if seen else WARRIOR_MATCH
+    fallback = float(np.median(list(seen.values()))) if seen else params.warrior_match
     warrior_level = np.array([seen.get(k, fallback) for k in range(colours)])
     return art_level, warrior_level
 
@@ -151,6 +174,7 @@ def hidden_signs(
     art_level: FloatArray,
     warrior_level: FloatArray,
     occupied_around: float = 0.0,
+    params: TokenParams = TOKEN_PARAMS,
 ) -> FloatArray:
     """The signs weighed on a hidden cell (:data:`FEATURES`): how far its best warrior match rises
     from the art's level towards the warriors' (:func:`match_levels`; 0 at the art's, 1 at the
@@ -164,7 +188,7 @@ def hidden_signs(
     if not matches.shape[1]:
         return np.column_stack([np.zeros(len(matches)), token_coloured, around, outline, odds])
     best = matches.argmax(axis=1)
-    gap = np.maximum(warrior_level[best] - art_level[best], MIN_GAP)
+    gap = np.maximum(warrior_level[best] - art_level[best], params.min_gap)
     above = (matches.max(axis=1) - art_level[best]) / gap
     return np.column_stack([above, token_coloured, around, outline, odds])
 

@@ -1,6 +1,7 @@
 """``armadora bench fit DIR``: fit the readers' weights on a tuning folder (never the test set).
 
-Apart from the product's path: the readers only load what this writes.
+Apart from the product's path: it writes ``vision/data/weights/NAME.json`` with what the fit saw
+(:mod:`vision.weights`), and the readers only load those files.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,9 @@ from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
 from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
-from vision.looks import Looks, reference_looks
+from vision.looks import Kind, Looks, reference_looks
 from vision.scan import BoardView
+from vision.weights import write_fitted
 
 
 @dataclass
@@ -114,8 +117,8 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
 Model = Callable[..., npt.NDArray[np.float64]]
 
 
-def _fit(data: TrainingData, examples: str, where: str, name: str, **options: Any) -> None:
-    """Fit one model on ``data``'s ``examples`` and print its weights as ``where`` holds them."""
+def _fit(data: TrainingData, examples: str, name: str, where: Provenance, **options: Any) -> None:
+    """Fit one model on ``data``'s ``examples``; write its weights as model ``name``."""
     from vision.read import cells, slots, tokens
 
     models: dict[str, tuple[Model, Model]] = {
@@ -123,33 +126,65 @@ def _fit(data: TrainingData, examples: str, where: str, name: str, **options: An
         "cells": (cells.fit_weights, cells.occupied_probability),
         "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
     }
-    _print_fit(*data.stacked(examples), *models[examples], where, name, **options)
+    _write_fit(*data.stacked(examples), *models[examples], name, where, **options)
 
 
-def _print_fit(
+@dataclass(frozen=True)
+class Provenance:
+    """What a fit saw: the folder, its photos, the worlds that rendered them, and how it was run."""
+
+    folder: Path
+    photos: list[str]
+    worlds: list[str]
+    seen_with: str
+
+    def to_json(self, examples: int, wrong: int) -> dict[str, Any]:
+        return {
+            "photos": f"{len(self.photos)} photos of {self.folder} ({self.photos[0]} to {self.photos[-1]}), "
+            f"{self.seen_with}"
+            if self.photos
+            else f"no photos of {self.folder}",
+            "world": ", ".join(self.worlds),
+            "command": f"armadora bench fit {self.folder}",
+            "when": datetime.now(UTC).isoformat(timespec="seconds"),
+            "examples": examples,
+            "wrong_on_the_same_examples": wrong,
+        }
+
+
+def _provenance(pairs: list[tuple[Path, Path]], folder: Path, seen_with: str) -> Provenance:
+    # A truth names its world where the renderer says it (render.world); the first renderer's do not.
+    worlds = sorted(
+        {json.loads(truth.read_text()).get("render", {}).get("world", "raster") for _, truth in pairs}
+    )
+    return Provenance(folder, [photo.name for photo, _ in pairs], worlds, seen_with)
+
+
+def _write_fit(
     x: npt.NDArray[np.float64],
     y: npt.NDArray[np.bool_],
     fit: Model,
     model: Model,
-    where: str,
     name: str,
+    where: Provenance,
     **options: Any,
 ) -> None:
-    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; print them as ``where`` holds them."""
+    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name``."""
     weights = fit(x, y, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
-    print(f"# {where}: fitted on {len(y)} examples; {wrong} wrong on that same set")
-    print(f"{name} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    path = write_fitted(name, weights, where.to_json(len(y), wrong))
+    print(f"wrote {path}: fitted on {len(y)} examples; {wrong} wrong on that same set")
 
 
 def main_fit(folder: Path, learn: Learner) -> int:
-    """Fit the readers' models on a tuning folder; print the weights to paste into the readers.
+    """Fit the readers' models on a tuning folder; write their weights to ``vision/data/weights/``.
 
     A folder of the reference kit refits the slot and cell models. A folder of other copies
     (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: how a
     warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`), and the readers with the
-    profile learnt from each setup photo and with the profile improvised from each photo. The
-    improvised readers' signs depend on how a warrior looks: paste its weights first, then fit again.
+    looks ``learn`` takes from each setup photo and with those improvised from each photo. The
+    improvised readers' signs depend on how a warrior looks, read when this process started: fit
+    the same folder again once the warriors' weights have changed.
     """
     from vision.read.tokens import WEIGHED
     from vision.scan import board_view, improvised_view
@@ -159,18 +194,14 @@ def main_fit(folder: Path, learn: Learner) -> int:
     if not copies:
         reference = reference_looks()
         data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
-        _fit(data, "slots", "vision/read/slots.py", "WEIGHTS")
-        _fit(data, "cells", "vision/read/cells.py", "WEIGHTS")
+        where = _provenance(pairs, folder, "read with the reference kit's looks")
+        _fit(data, "slots", "slots-reference", where)
+        _fit(data, "cells", "cells-reference", where)
         return 0
     from vision.learn.pieces import fit_warrior_weights, warrior_probability
 
-    _print_fit(
-        *warrior_data(pairs),
-        fit_warrior_weights,
-        warrior_probability,
-        "vision/learn/pieces.py",
-        "WARRIOR_WEIGHTS",
-    )
+    seen_from_above = _provenance(pairs, folder, "each seen from above by vision.learn.improvise.board_face")
+    _write_fit(*warrior_data(pairs), fit_warrior_weights, warrior_probability, "warriors", seen_from_above)
     learnt: dict[str, Looks] = {}
 
     def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Looks]:
@@ -179,8 +210,17 @@ def main_fit(folder: Path, learn: Learner) -> int:
             learnt[copy] = learn((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), copy)
         return board_view(image, learnt[copy]), learnt[copy]
 
-    for label, see in (("LEARNT", with_setup), ("IMPROVISED", lambda image, truth: improvised_view(image))):
+    seers = (
+        (Kind.LEARNT, with_setup, "each read with the looks learnt from its copy's setup photo"),
+        (
+            Kind.IMPROVISED,
+            lambda image, truth: improvised_view(image),
+            "each read with the looks improvised from it",
+        ),
+    )
+    for kind, see, seen_with in seers:
         data = training_data(pairs, see)
-        _fit(data, "slots", "vision/read/slots.py", f"{label}_WEIGHTS")
-        _fit(data, "hidden", "vision/read/tokens.py", f"{label}_WEIGHTS", weighed=WEIGHED[label.lower()])
+        where = _provenance(pairs, folder, seen_with)
+        _fit(data, "slots", f"slots-{kind.value}", where)
+        _fit(data, "hidden", f"hidden-{kind.value}", where, weighed=WEIGHED[kind.value])
     return 0
