@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--count", type=int, default=1, help="how many seeds")
     r.add_argument("--width", type=int, default=1600, help="the longer side, pixels")
     r.add_argument("--height", type=int, default=1200, help="the shorter side, pixels")
-    r.add_argument("--samples", type=int, default=16, help="Cycles samples a pixel (denoised)")
+    r.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (denoised)")
     r.add_argument("--threads", type=int, default=1, help="CPU threads for Cycles")
     r.add_argument("--hard-share", type=float, default=0.0, help="share of photos made hard (0..1)")
     args = parser.parse_args(argv)

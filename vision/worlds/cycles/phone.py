@@ -40,9 +40,10 @@ def develop(linear: NDArray[Any], cam: Camera, phone: dict[str, Any]) -> tuple[N
     mean_log = float((np.log(lum + 1e-4) * weight).sum() / weight.sum())
     scale = 0.18 / math.exp(mean_log) * 2.0 ** float(phone["exposure_ev"])
     img *= scale
-    # Sensor noise, shot plus read, growing with ISO, on the exposed signal.
+    # Sensor noise, shot plus read, growing with ISO, on the exposed signal: what is left after
+    # the phone's own denoiser (some 7 % of mid grey at ISO 1600, 1.5 % at ISO 100).
     gain = float(phone["iso"]) / 100.0
-    sigma = np.sqrt(0.0006 * gain * img.clip(0, 1) + (0.002 * gain) ** 2)
+    sigma = np.sqrt(0.00004 * gain * img.clip(0, 1) + (0.0005 * gain) ** 2)
     img = img + rng.normal(0.0, 1.0, img.shape).astype(np.float32) * sigma
     clipped = (img.max(axis=-1) >= CLIP).astype(np.uint8)
     # Tone: sRGB curve, a gentle S, saturation.

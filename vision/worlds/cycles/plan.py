@@ -141,21 +141,8 @@ def make_plan(
         position = setup_position(kit.colour_keys, rng)
 
     # The phone and where it is held.
-    portrait = rng.random() < 0.3
-    w, h = (min(width, height), max(width, height)) if portrait else (max(width, height), min(width, height))
-    if "tilt" in forced:
-        tilt = rng.uniform(36.0, 50.0)
-    elif easy:
-        tilt = rng.uniform(0.0, 25.0)
-    else:
-        tilt = rng.uniform(0.0, 50.0)
-    azimuth = rng.uniform(0.0, 360.0)
-    roll = max(-15.0, min(15.0, rng.gauss(0.0, 6.0)))
-    lens = rng.uniform(24.0, 30.0) if rng.random() < 0.85 else rng.uniform(44.0, 52.0)
-    sensor = 36.0
-    fraction = rng.uniform(0.4, 0.8) if easy else rng.uniform(0.25, 0.9)
-    k = rng.uniform(-0.03, 0.05)
-    offset = (rng.random(), rng.random())
+    # Seen from any side; most people square the phone with the board's edges, and hold it
+    # upright when they stand at a short side (the board then looks tall).
     plan_kit = kit
     bw, bh = kit.board_mm
     top = kit.card_mm * MM
@@ -163,23 +150,48 @@ def make_plan(
         corners = _rect(bw * MM / 2, bh * MM / 2, 0.0)  # an imaginary board sets the framing
     else:
         corners = _rect(bw * MM / 2, bh * MM / 2, top)
-    cam = place_camera(
-        corners,
-        np.array([0.0, 0.0, top]),
-        tilt_deg=tilt,
-        azimuth_deg=azimuth,
-        roll_deg=roll,
-        lens_mm=lens,
-        sensor_mm=sensor,
-        width=w,
-        height=h,
-        fraction=fraction,
-        offset=offset,
-        k=k,
-    )
+    # A view that cannot show the board over a quarter of the frame (a long board seen
+    # diagonally and steeply) is one a player would not take: draw the phone again.
+    for _attempt in range(6):
+        side = rng.randrange(4)
+        azimuth = (
+            (side * 90.0 + rng.gauss(0.0, 12.0)) % 360 if rng.random() < 0.75 else rng.uniform(0.0, 360.0)
+        )
+        portrait = side % 2 == 1 and rng.random() < 0.55
+        w, h = (
+            (min(width, height), max(width, height)) if portrait else (max(width, height), min(width, height))
+        )
+        if "tilt" in forced:
+            tilt = rng.uniform(36.0, 50.0)
+        elif easy:
+            tilt = rng.uniform(0.0, 25.0)
+        else:
+            tilt = rng.uniform(0.0, 50.0)
+        roll = max(-15.0, min(15.0, rng.gauss(0.0, 6.0)))
+        lens = rng.uniform(24.0, 30.0) if rng.random() < 0.85 else rng.uniform(44.0, 52.0)
+        sensor = 36.0
+        fraction = rng.uniform(0.4, 0.8) if easy else rng.uniform(0.27, 0.9)
+        k = rng.uniform(-0.03, 0.05)
+        offset = (rng.random(), rng.random())
+        cam = place_camera(
+            corners,
+            np.array([0.0, 0.0, top]),
+            tilt_deg=tilt,
+            azimuth_deg=azimuth,
+            roll_deg=roll,
+            lens_mm=lens,
+            sensor_mm=sensor,
+            width=w,
+            height=h,
+            fraction=fraction,
+            offset=offset,
+            k=k,
+        )
+        if polygon_area(cam.project(corners)) / (w * h) >= 0.25:
+            break
     centre_depth = float(np.linalg.norm(np.array(cam.position) - [0.0, 0.0, top]))
     focus_error = rng.gauss(0.0, 0.04)
-    fstop = rng.uniform(5.6, 16.0)
+    fstop = rng.uniform(7.0, 16.0)  # a phone's f/1.5-2.2 on its small sensor, 35 mm-equivalent
 
     # Light.
     if "warm" in forced:
@@ -188,7 +200,7 @@ def make_plan(
         kelvin = rng.uniform(3600.0, 7000.0) if easy else rng.uniform(2400.0, 7500.0)
     else:
         kelvin = rng.uniform(2400.0, 7500.0)
-    lights = _lights(rng, kelvin, cam)
+    lights = _lights(rng, kelvin, pinpoint=not easy)
     irradiance = sum(_irradiance(light) for light in lights)
     glare_level = 0.0
     if "glare" in forced:
@@ -294,9 +306,13 @@ def make_plan(
     return plan
 
 
-def _lights(rng: random.Random, kelvin: float, cam: Camera) -> list[LightPlan]:
-    """One to three lights: a ceiling lamp, a window, a pinpoint, each near the main temperature."""
-    kinds = ["area", "window", "pinpoint"]
+def _lights(rng: random.Random, kelvin: float, *, pinpoint: bool) -> list[LightPlan]:
+    """One to three lights: a ceiling lamp, a window, a pinpoint, each near the main temperature.
+
+    Without ``pinpoint`` (a setup photo, taken with care) the small hard source is left out:
+    its mirror image in the card is glare.
+    """
+    kinds = ["area", "window", "pinpoint"] if pinpoint else ["area", "window"]
     rng.shuffle(kinds)
     chosen = kinds[: rng.choice((1, 1, 2, 2, 3))]
     out = []
