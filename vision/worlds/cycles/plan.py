@@ -114,9 +114,10 @@ def make_plan(
     """The plan of photo ``seed`` of ``set_name``; with ``setup_of``, that copy's setup photo."""
     rng = random.Random(f"cycles/{set_name}/{seed}/{'setup-' + (setup_of.name or '') if setup_of else ''}")
     kit = setup_of or kit_for(set_name, seed)
+    no_board = rng.random() < 0.05
     if setup_of is not None:
         kind = "setup"
-    elif set_name == "reference" and rng.random() < 0.05:
+    elif set_name == "reference" and no_board and not is_forced_hard(seed, hard_share):
         kind = "empty"
     else:
         kind = "game"
@@ -223,7 +224,9 @@ def make_plan(
     table = _table(rng)
     hand = cup = None
     if not easy and rng.random() < 0.3:
-        hand = _beside(rng, kit, 0.0)
+        # The palm stays off the board: the fingertips (12.5 cm from its centre) reach the frame
+        # at most, so the hand never hides a cell the truth describes.
+        hand = _beside(rng, kit, 0.125)
     if not easy and rng.random() < 0.3:
         cup = _beside(rng, kit, 0.06)
 

@@ -87,7 +87,7 @@ def render_photo(plan: Plan, out_dir: Path, name: str, *, samples: int, threads:
     """Render one plan to ``out_dir/name.jpg`` and its truth to ``name.json``; the truth."""
     from vision.worlds.cycles import scene  # bpy only when a photo is really rendered
 
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory(prefix="cycles-") as tmp:
         linear = scene.render(plan, Path(tmp), samples=samples, threads=threads)
     photo, clipped = phone.develop(linear, plan.camera, plan.phone)
@@ -101,6 +101,7 @@ def render_photo(plan: Plan, out_dir: Path, name: str, *, samples: int, threads:
         raise AssertionError(f"{name}: the truth is not a legal position")
     doc["render"]["samples"] = samples
     doc["render"]["seconds"] = round(time.monotonic() - start, 2)
+    doc["render"]["cpu_seconds"] = round(time.process_time() - cpu, 2)  # Cycles' threads included
     import bpy
 
     doc["render"]["bpy"] = bpy.app.version_string
