@@ -213,6 +213,10 @@ def make_plan(
         "coat_weight": rng.uniform(0.2, 0.6),
         "coat_roughness": rng.uniform(0.08, 0.3),
     }
+    if easy:
+        # Taken with care: a matt-ish card and no varnish to mirror the lamp (no extra draws,
+        # so the other photos' plans stay as they were).
+        card.update(roughness=max(card["roughness"], 0.45), coat_weight=card["coat_weight"] * 0.3)
     if glare_level > 0:
         glare, card_gloss = _glare_light(rng, glare_level, kelvin, cam, kit, irradiance)
         lights.append(glare)
@@ -238,7 +242,7 @@ def make_plan(
         "wb_kelvin": round(wb_kelvin, 1),
         "wb_error_kelvin": round(wb_kelvin - kelvin, 1),
         "wb_tint": round(rng.gauss(0.0, 0.03), 4),
-        "exposure_ev": round(rng.gauss(0.0, 0.35), 3),
+        "exposure_ev": round(rng.gauss(0.0, 0.35) * (0.4 if easy else 1.0), 3),
         "iso": rng.choice((50, 100, 200, 400, 800, 1600)),
         "vignette": round(rng.uniform(0.0, 0.35), 3),
         "saturation": round(rng.uniform(0.95, 1.25), 3),
