@@ -22,7 +22,11 @@ CLIP = 0.995
 
 
 def develop(linear: NDArray[Any], cam: Camera, phone: dict[str, Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The 8-bit RGB photo, and a mask of its clipped pixels (before noise, blur and JPEG)."""
+    """The 8-bit RGB photo, and a mask of its white-out pixels (before noise, blur and JPEG).
+
+    A pixel is clipped when all three channels are: a saturated orange that reaches the top
+    in red alone is colour, not glare.
+    """
     rng = np.random.default_rng(int(phone["noise_seed"]))
     h, w = linear.shape[:2]
     img = linear.astype(np.float32).clip(0, None)
@@ -45,7 +49,7 @@ def develop(linear: NDArray[Any], cam: Camera, phone: dict[str, Any]) -> tuple[N
     gain = float(phone["iso"]) / 100.0
     sigma = np.sqrt(0.00004 * gain * img.clip(0, 1) + (0.0005 * gain) ** 2)
     img = img + rng.normal(0.0, 1.0, img.shape).astype(np.float32) * sigma
-    clipped = (img.max(axis=-1) >= CLIP).astype(np.uint8)
+    clipped = (img.min(axis=-1) >= CLIP).astype(np.uint8)
     # Tone: sRGB curve, a gentle S, saturation.
     out: NDArray[Any] = linear_to_srgb(img).astype(np.float32)
     c = float(phone["contrast"])

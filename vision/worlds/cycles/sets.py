@@ -19,16 +19,17 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.check import check
 from engine.position import Position
 from vision.worlds.cycles import phone
 from vision.worlds.cycles.kit import COPIES, Kit
-from vision.worlds.cycles.plan import TILT_HARD_DEG, WARM_K, Plan, kit_for, make_plan
+from vision.worlds.cycles.plan import MM, TILT_HARD_DEG, WARM_K, Plan, kit_for, make_plan
 
 SETS = ("reference", "copies")
 SETUP_SEED = 900_000
-GLARE_FRACTION = 0.003  # clipped share of the board's area that makes a photo "glare"-hard
+GLARE_FRACTION = 0.003  # white-out share of the board's area, on the bare card, for "glare"
 
 
 def photo_name(set_name: str, seed: int) -> str:
@@ -83,6 +84,47 @@ def truth_of(plan: Plan, clipped_fraction: float | None = None) -> dict[str, Any
     return doc
 
 
+def _board_pixels(plan: Plan, shape: tuple[int, ...]) -> int:
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(plan.camera.project(plan.board_corners())).astype(np.int32)], 1)
+    return max(1, int(mask.sum()))
+
+
+def card_mask(plan: Plan, shape: tuple[int, ...]) -> NDArray[np.uint8]:
+    """1 where the photo shows the bare card: the board less its tokens and sticks.
+
+    "glare" is a highlight on the card; a white warrior or a lit stick that clips is not.
+    Each piece's footprint is projected at its top and its bottom, so a stick's side seen
+    at a tilt is left out too.
+    """
+    cam = plan.camera
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(cam.project(plan.board_corners())).astype(np.int32)], 1)
+    kit = plan.kit
+    for piece in plan.pieces:
+        if piece.what == "gold":
+            a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+            outline = np.stack([np.cos(a), np.sin(a)], axis=1) * (kit.gold_mm * MM / 2 + 0.0005)
+            height = kit.token_mm * MM
+        elif piece.what == "warrior":
+            half = kit.warrior_mm * MM / 2 + 0.0005
+            outline = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+            height = kit.token_mm * MM
+        else:
+            hl, hw = piece.dims[0] / 2 + 0.0005, piece.dims[1] / 2 + 0.0005
+            outline = np.array([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw]])
+            height = piece.dims[2]
+        t = np.radians(piece.angle)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        xy = outline @ rot.T + [piece.x, piece.y]
+        ring = np.concatenate(
+            [np.c_[xy, np.full(len(xy), piece.z)], np.c_[xy, np.full(len(xy), piece.z + height)]]
+        )
+        hull = cv2.convexHull(np.round(cam.project(ring)).astype(np.int32))
+        cv2.fillPoly(mask, [hull], 0)
+    return mask
+
+
 def render_photo(plan: Plan, out_dir: Path, name: str, *, samples: int, threads: int) -> dict[str, Any]:
     """Render one plan to ``out_dir/name.jpg`` and its truth to ``name.json``; the truth."""
     from vision.worlds.cycles import scene  # bpy only when a photo is really rendered
@@ -93,9 +135,9 @@ def render_photo(plan: Plan, out_dir: Path, name: str, *, samples: int, threads:
     photo, clipped = phone.develop(linear, plan.camera, plan.phone)
     fraction: float | None = None
     if plan.kind != "empty":
-        mask = np.zeros(clipped.shape, np.uint8)
-        cv2.fillPoly(mask, [np.round(plan.camera.project(plan.board_corners())).astype(np.int32)], 1)
-        fraction = float((clipped & mask).sum()) / max(1, int(mask.sum()))
+        fraction = float((clipped & card_mask(plan, clipped.shape)).sum()) / _board_pixels(
+            plan, clipped.shape
+        )
     doc = truth_of(plan, fraction)
     if plan.position is not None and not check(Position.from_json(doc)).legal:
         raise AssertionError(f"{name}: the truth is not a legal position")
