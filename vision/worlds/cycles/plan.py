@@ -218,7 +218,9 @@ def make_plan(
         # so the other photos' plans stay as they were).
         card.update(roughness=max(card["roughness"], 0.45), coat_weight=card["coat_weight"] * 0.3)
     if glare_level > 0:
-        glare, card_gloss = _glare_light(rng, glare_level, kelvin, cam, kit, irradiance)
+        glare, card_gloss = _glare_light(
+            rng, glare_level, kelvin, cam, kit, irradiance, strong="glare" in forced
+        )
         lights.append(glare)
         card.update(card_gloss)
     world_strength = rng.uniform(0.04, 0.15) * irradiance / math.pi
@@ -354,7 +356,14 @@ def _irradiance(light: LightPlan) -> float:
 
 
 def _glare_light(
-    rng: random.Random, level: float, kelvin: float, cam: Camera, kit: Kit, irradiance: float
+    rng: random.Random,
+    level: float,
+    kelvin: float,
+    cam: Camera,
+    kit: Kit,
+    irradiance: float,
+    *,
+    strong: bool = False,
 ) -> tuple[LightPlan, dict[str, float]]:
     """A compact bright source where the card mirrors it into the lens: the glare.
 
@@ -371,6 +380,11 @@ def _glare_light(
     pos = g + dist * ray
     side = rng.uniform(0.01, 0.3)  # pinpoint (1 cm) to broad (30 cm)
     ratio = 2.0 ** (6.0 * level)
+    if strong:
+        # A glare photo of --hard-share must white out a patch, not a speck: a source of 6 to
+        # 30 cm, four times brighter (the same draw, so the other plans do not move).
+        side = 0.06 + (side - 0.01) * (0.24 / 0.29)
+        ratio *= 4.0
     fresnel = 0.05
     radiance = ratio * 0.35 * irradiance / math.pi / fresnel
     power = radiance * math.pi * side * side
