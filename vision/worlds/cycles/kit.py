@@ -1,0 +1,176 @@
+"""The kits this world photographs: the reference kit of board-spec.md and a handful of copies.
+
+A kit is its geometry (millimetres), its four player colours (keys and sRGB), the emblem on
+each colour's warrior backs and the style of its board art. The reference kit follows
+board-spec.md; the copies are other editions, each with its own art, colours, emblems and a
+slightly different size, as "real copies differ in art, colours and size".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import COLS, ROWS
+
+RGB = tuple[int, int, int]
+
+
+def hex_rgb(code: str) -> RGB:
+    """``"#D4A62A"`` as an (r, g, b) triple of 0..255."""
+    code = code.lstrip("#")
+    return int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """One edition of the game as this world builds it."""
+
+    name: str | None  # None for the reference kit: its truth carries no "copy" key
+    style: str  # "reference" uses the reference art PNG; the others are drawn by art.py
+    colours: tuple[tuple[str, RGB], ...]  # the four colour keys with their sRGB, in box order
+    emblems: tuple[str, ...]  # one emblem shape (art.EMBLEMS) per colour, same order
+    pitch_mm: float = 45.0
+    frame_mm: float = 20.0
+    card_mm: float = 2.0
+    gold_mm: float = 30.0
+    warrior_mm: float = 32.0
+    token_mm: float = 2.0
+    title: str = "ARMADORA"
+
+    @property
+    def grid_mm(self) -> tuple[float, float]:
+        """Width and height of the grid."""
+        return COLS * self.pitch_mm, ROWS * self.pitch_mm
+
+    @property
+    def board_mm(self) -> tuple[float, float]:
+        """Width and height of the whole card."""
+        gw, gh = self.grid_mm
+        return gw + 2 * self.frame_mm, gh + 2 * self.frame_mm
+
+    @property
+    def colour_keys(self) -> tuple[str, ...]:
+        return tuple(key for key, _ in self.colours)
+
+    def colour(self, key: str) -> RGB:
+        return dict(self.colours)[key]
+
+    def emblem(self, key: str) -> str:
+        return self.emblems[self.colour_keys.index(key)]
+
+    def cell_centre_mm(self, row: int, col: int) -> tuple[float, float]:
+        """Centre of a cell on the board plane: x to the right, y toward row 0, origin the centre."""
+        gw, gh = self.grid_mm
+        return -gw / 2 + self.pitch_mm * (col + 0.5), gh / 2 - self.pitch_mm * (row + 0.5)
+
+
+REFERENCE = Kit(
+    name=None,
+    style="reference",
+    colours=(
+        ("orange", hex_rgb("#E07B24")),
+        ("green", hex_rgb("#3E8E41")),
+        ("blue", hex_rgb("#2F6DB5")),
+        ("purple", hex_rgb("#7B4AA0")),
+    ),
+    emblems=("crescent", "axe", "leaf", "star"),
+)
+
+# The unseen copies. Colour keys name the colour; several are close to a reference colour
+# or to another copy's (teal, light blue) on purpose, and white, black and yellow are there
+# because they are the hard ones for a colour classifier (white on snow, black on dark art,
+# yellow beside the gold).
+COPIES: tuple[Kit, ...] = (
+    Kit(
+        name="autumn",
+        style="autumn",
+        colours=(
+            ("teal", hex_rgb("#1F8A8A")),
+            ("red", hex_rgb("#C0302B")),
+            ("black", hex_rgb("#262626")),
+            ("white", hex_rgb("#EDEDE6")),
+        ),
+        emblems=("tower", "sun", "ring", "drop"),
+        pitch_mm=44.0,
+        frame_mm=18.0,
+        title="ARMADORA  AUTOMNE",
+    ),
+    Kit(
+        name="snowfield",
+        style="snow",
+        colours=(
+            ("lightblue", hex_rgb("#8CC3E8")),
+            ("crimson", hex_rgb("#A3173A")),
+            ("navy", hex_rgb("#1E2F6B")),
+            ("yellow", hex_rgb("#E8C61E")),
+        ),
+        emblems=("star", "cross", "diamond", "crescent"),
+        pitch_mm=46.0,
+        frame_mm=22.0,
+        title="ARMADORA  WINTER",
+    ),
+    Kit(
+        name="nightfall",
+        style="dark",
+        colours=(
+            ("white", hex_rgb("#F2F0EA")),
+            ("lime", hex_rgb("#8CC63F")),
+            ("pink", hex_rgb("#E377B0")),
+            ("cyan", hex_rgb("#2FB8D4")),
+        ),
+        emblems=("diamond", "leaf", "sun", "tower"),
+        pitch_mm=45.0,
+        frame_mm=20.0,
+        title="ARMADORA  NOX",
+    ),
+    Kit(
+        name="bazaar",
+        style="busy",
+        colours=(
+            ("brown", hex_rgb("#7A4A26")),
+            ("teal", hex_rgb("#15807A")),
+            ("yellow", hex_rgb("#F0C419")),
+            ("black", hex_rgb("#1C1C1C")),
+        ),
+        emblems=("ring", "axe", "cross", "drop"),
+        pitch_mm=43.0,
+        frame_mm=17.0,
+        title="ARMADORA",
+    ),
+    Kit(
+        name="lagoon",
+        style="lagoon",
+        colours=(
+            ("red", hex_rgb("#D2352D")),
+            ("white", hex_rgb("#EEEEEE")),
+            ("navy", hex_rgb("#22306E")),
+            ("orange", hex_rgb("#EE8A1A")),
+        ),
+        emblems=("sun", "star", "leaf", "ring"),
+        pitch_mm=47.0,
+        frame_mm=21.0,
+        title="ARMADORA  ISLES",
+    ),
+    Kit(
+        name="dunes",
+        style="dunes",
+        colours=(
+            ("magenta", hex_rgb("#B0307E")),
+            ("grey", hex_rgb("#8A8A8A")),
+            ("lightblue", hex_rgb("#7DB6DE")),
+            ("green", hex_rgb("#2E7D32")),
+        ),
+        emblems=("crescent", "drop", "tower", "cross"),
+        pitch_mm=45.5,
+        frame_mm=19.0,
+        title="ARMADORA  SABLE",
+    ),
+)
+
+
+def copy_named(name: str) -> Kit:
+    """The copy of that name; KeyError if there is none."""
+    for kit in COPIES:
+        if kit.name == name:
+            return kit
+    raise KeyError(name)
