@@ -6,6 +6,7 @@ the photo routes scan the sample photos for real.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import struct
@@ -95,7 +96,9 @@ def put_position(app: Flask, host: str, doc: dict[str, Any], *, confirm: bool = 
     with app.test_request_context():
         viewer = store.find_viewer(token(host))
         assert viewer is not None
-        number = store.add_snapshot(viewer.game, "none.upload", "none.jpg", {}, Position.from_json(doc))
+        number = store.add_snapshot(
+            viewer.game, store.Scanned("none.upload", "none.jpg", {}, Position.from_json(doc))
+        )
         if confirm:
             store.confirm(viewer.game, number)
     return number
@@ -127,17 +130,32 @@ def shown_values(page: str, colour: str) -> list[str]:
     return [v for group in groups for v in re.findall(r'<text class="value"[^>]*>(\d)</text>', group)]
 
 
+def offered_values(page: str) -> list[str]:
+    """The values a player's page offers for their warriors: what is left of their supply."""
+    found = re.search(r'data-offered="([\d,]*)"', page)
+    assert found, "no values offered"
+    return [v for v in found[1].split(",") if v]
+
+
+def own_cells(page: str) -> list[str]:
+    """The cells of the page's player's warriors, which take a value when tapped."""
+    return re.findall(r'<g class="cell[^"]* own" data-target="(\w+)"', page)
+
+
 def enter(client: FlaskClient, game: str, cell: str, value: str) -> TestResponse:
     return post(client, game + "/values", {"cell": cell, "value": value})
 
 
 def error_of(answer: TestResponse) -> str:
-    """The sentence of a refused request: the JSON error, or the page's alert."""
+    """The sentence of a refused request: the JSON error, or the page's alert, which is a sentence
+    (a capital, a full stop), given back with its first letter small to compare with the message."""
     if answer.is_json:
         return str(answer.get_json()["error"])
     found = re.search(r'class="error" role="alert">([^<]*)<', answer.get_data(as_text=True))
     assert found, answer.get_data(as_text=True)[:500]
-    return found[1]
+    text = html.unescape(found[1])
+    assert text[0].isupper() and text.endswith("."), text
+    return text[0].lower() + text[1:]
 
 
 def no_traceback(answer: TestResponse) -> None:
@@ -438,7 +456,9 @@ def test_doubtful_readings_are_marked_until_corrected(client: FlaskClient, app: 
         viewer = store.find_viewer(token(host))
         assert viewer is not None
         scan = {"confidence": {"cells": {"c3": 0.4}, "slots": {"a5|b5": 0.5}, "gold": {}}}
-        number = store.add_snapshot(viewer.game, "x", "y", scan, Position.from_json(SMALL_GAME))
+        number = store.add_snapshot(
+            viewer.game, store.Scanned("x", "y", scan, Position.from_json(SMALL_GAME))
+        )
     page = client.get(f"{host}/positions/{number}").get_data(as_text=True)
     assert page.count('class="doubt"') == 1 and "wall doubtful" in page
     taps(client, host, number, "c3")
@@ -509,11 +529,11 @@ def test_each_player_enters_values_from_their_unused_supply_and_nobody_else_sees
     host, links = ended_game(client, app)
     orange, blue = links["orange"], links["blue"]
     page = client.get(orange).get_data(as_text=True)
-    offered = re.findall(r'class="value-choice">(\d)<', page)
-    assert offered == ["1", "2", "3", "4", "5"] * 2  # both warriors, the whole 2-player supply
+    assert offered_values(page) == ["1", "2", "3", "4", "5"]  # the whole 2-player supply
+    assert own_cells(page) == ["a5", "a4"]  # both warriors, to tap on the board
     assert enter(client, orange, "a5", "5").status_code == 303
     page = client.get(orange).get_data(as_text=True)
-    assert re.findall(r'class="value-choice">(\d)<', page) == ["1", "2", "3", "4"]  # the 5 is used
+    assert offered_values(page) == ["1", "2", "3", "4"]  # the 5 is used
     answer = enter(client, orange, "a4", "5")
     assert answer.status_code == 409 and "no warrior of value 5 left" in error_of(answer)
     enter(client, orange, "a4", "4")
@@ -581,7 +601,7 @@ def test_the_reveal_shows_each_territory_and_the_winner(client: FlaskClient, app
     enter(client, links["orange"], "a5", "2")
     enter(client, links["blue"], "h1", "2")
     page = client.get(host).get_data(as_text=True)
-    rows = re.findall(r"<tr><td>([A-Z]) \((\d+) cells\)</td><td>(\d+)</td>", page)
+    rows = re.findall(r'<tr><th scope="row">([A-Z]) <small>(\d+) cells</small></th><td>(\d+)</td>', page)
     assert rows == [("A", "20", "18"), ("B", "20", "22")]
     assert "blue wins with 22 gold." in page
     assert 'fill="#' in page and 'class="label"' in page
@@ -659,9 +679,7 @@ def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> No
     post(client, host + "/positions/1/confirm")
     post(client, host + "/end")
     links = player_links(client, host)
-    purple_cell = re.findall(
-        r'class="value-form" data-cell="(\w+)"', client.get(links["purple"]).get_data(as_text=True)
-    )[0]
+    purple_cell = own_cells(client.get(links["purple"]).get_data(as_text=True))[0]
     enter(client, links["purple"], purple_cell, "3")
     before = client.get(host).get_data(as_text=True)
 
@@ -686,9 +704,10 @@ def test_a_player_asks_for_a_suggestion_on_their_own_page(client: FlaskClient, a
     enter(client, orange, "a5", "1")
     enter(client, orange, "a4", "1")
     answer = post(client, orange + "/suggest")
-    assert answer.status_code == 200
-    page = answer.get_data(as_text=True)
-    assert page.count("<li>") >= 1 and "Suggested for orange" in page
+    assert answer.status_code == 303
+    page = client.get(orange).get_data(as_text=True)
+    assert page.count("<li") >= 1 and "Suggested for orange" in page
+    assert client.get(orange).get_data(as_text=True) == page  # the same moves on a reload
     assert 'class="suggested' in page or "wall suggested" in page or "pass" in page
     assert 'id="suggest"' not in client.get(host).get_data(as_text=True)  # the host has no button
     assert post(client, host + "/suggest").status_code == 400
