@@ -41,7 +41,7 @@ ADDED_COLUMNS = {
     "digest": "TEXT NOT NULL DEFAULT ''",
     "turn": "INTEGER NOT NULL DEFAULT 0",
     "outline": "TEXT NOT NULL DEFAULT '{}'",
-    "other_colours": "TEXT NOT NULL DEFAULT '{}'",
+    "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
     "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
 }
 

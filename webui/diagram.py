@@ -19,7 +19,7 @@ from engine.scoring import Score
 
 CELL_PX = 40
 #: Room around the grid for the files' letters and the ranks' numbers, on whichever side they fall.
-MARGIN_PX = 10
+MARGIN_PX = 9
 GRID_W_PX, GRID_H_PX = COLS * CELL_PX, ROWS * CELL_PX
 #: Below this confidence a reading is marked for a person to look at (the debug image's warning line).
 DOUBTFUL = 0.8
@@ -87,6 +87,7 @@ class Diagram:
     turn: int = 0  # quarter turns clockwise from files left to right, rank 5 on top
     coords: tuple[Label, ...] = ()
     secret: bool = False  # the values shown are the viewer's own, not yet for others' eyes
+    margin: int = MARGIN_PX
 
     @property
     def width(self) -> int:
@@ -106,7 +107,7 @@ def turned(x: float, y: float, turn: int) -> tuple[int, int]:
     clockwise, margin included.
 
     >>> turned(0, 0, 1), turned(GRID_W_PX, 0, 1)
-    ((210, 10), (210, 330))
+    ((209, 9), (209, 329))
     """
     turn %= 4
     if turn == 1:

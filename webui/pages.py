@@ -285,7 +285,8 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
     report = check(position)
     editable = snap.confirmed is None and not t.ended
     palette = colours(viewer.game)
-    changes = recolouring(viewer.game.players, snap.other_colours) if editable else {}
+    foreign = foreign_colours(viewer.game.players, snap.colours_seen) if editable else {}
+    changes = recolouring(viewer.game.players, snap.colours_seen) if foreign else {}
     board = diagram.build(
         position,
         palette,
@@ -302,21 +303,27 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         "report": report,
         "editable": editable,
         "colours": palette,
+        "foreign": foreign,
         "recolouring": changes,
         "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
         "version": store.version(viewer),
     }
 
 
-def recolouring(players: tuple[str, ...], others: dict[str, int]) -> dict[str, str]:
+def recolouring(players: tuple[str, ...], seen: dict[str, int]) -> dict[str, str]:
     """How the game's colours would change to the photo's: each colour the photo shows that the game
-    lacks takes the place of a game colour, the last ones in turn order first.
+    lacks (the most warriors first) takes the place of a game colour the photo does not show.
 
-    >>> recolouring(("orange", "green"), {"blue": 5})
-    {'green': 'blue'}
+    >>> recolouring(("orange", "green"), {"green": 6, "blue": 5})
+    {'orange': 'blue'}
     """
-    incoming = sorted(others, key=lambda c: -others[c])
-    return dict(zip(reversed(players), incoming, strict=False))
+    incoming = sorted((c for c in seen if c not in players), key=lambda c: -seen[c])
+    return dict(zip((p for p in players if p not in seen), incoming, strict=False))
+
+
+def foreign_colours(players: tuple[str, ...], seen: dict[str, int]) -> dict[str, int]:
+    """The colours the photo shows that the game does not have, with how many warriors of each."""
+    return {c: n for c, n in seen.items() if c not in players}
 
 
 def review_answer(viewer: store.Viewer, number: int) -> ResponseReturnValue:
@@ -375,7 +382,7 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
     """Give the game the colours this photo shows, and read the photo again with them."""
     viewer = viewer_or_404(token)
     snap = snapshot_or_404(viewer, number)
-    game = store.recolour(viewer.game, recolouring(viewer.game.players, snap.other_colours))
+    game = store.recolour(viewer.game, recolouring(viewer.game.players, snap.colours_seen))
     data = (Path(current_app.config["UPLOADS"]) / snap.upload).read_bytes()
     store.rescan_draft(game, number, scan_for_game(data, game.id, game.profile, game.players, game.variant))
     return redirect(url_for("pages.review", token=token, number=number), 303)

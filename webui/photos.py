@@ -168,7 +168,7 @@ def scan_for_game(
     data: bytes, game_id: int, profile: str | None, players: tuple[str, ...], variant: str
 ) -> Scanned:
     """Scan a photo sent to a game and keep it: the draft's reading, its diagram's turn, where its cells
-    are in the grid photo, and the colours it shows that the game does not have."""
+    are in the grid photo, and the colours it shows, to compare with the game's."""
     result = read_photo(data, profile, players, variant)
     upload, grid, scale = keep_photos(game_id, data, result)
     seen = colours_seen(data, profile, variant)
@@ -180,7 +180,7 @@ def scan_for_game(
         digest=hashlib.sha256(data).hexdigest(),
         turn=quarter_turns(result),
         outline=cell_outlines(result, scale),
-        other_colours={c: n for c, n in seen.items() if c not in players},
+        colours_seen=seen,
     )
 
 

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS positions (
     digest TEXT NOT NULL DEFAULT '',  -- SHA-256 of the photo as sent: the same photo twice is one draft
     turn INTEGER NOT NULL DEFAULT 0,  -- quarter turns clockwise the diagram is drawn with, as in the photo
     outline TEXT NOT NULL DEFAULT '{}',  -- where each cell is in the grid photo, to highlight it there
-    other_colours TEXT NOT NULL DEFAULT '{}',  -- colours seen in the photo that the game does not have: count
+    colours_seen TEXT NOT NULL DEFAULT '{}',  -- colours of the warriors seen in the photo: count
     history TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}',  -- corrections to undo and to redo
     UNIQUE (game_id, number)
 );

@@ -86,7 +86,7 @@ class Snapshot:
     confirmed: str | None
     turn: int = 0  # quarter turns clockwise to draw the diagram as the photo shows the board
     outline: dict[str, Any] = field(default_factory=dict)  # cells' corners in the grid photo
-    other_colours: dict[str, int] = field(default_factory=dict)  # colours seen that the game lacks
+    colours_seen: dict[str, int] = field(default_factory=dict)  # warriors of each colour in the photo
     undo_steps: int = 0
     redo_steps: int = 0
 
@@ -105,7 +105,7 @@ class Snapshot:
             row["confirmed"],
             row["turn"],
             json.loads(row["outline"]),
-            json.loads(row["other_colours"]),
+            json.loads(row["colours_seen"]),
             len(history["undo"]),
             len(history["redo"]),
         )
@@ -122,7 +122,7 @@ class Scanned:
     digest: str = ""
     turn: int = 0
     outline: dict[str, Any] = field(default_factory=dict)
-    other_colours: dict[str, int] = field(default_factory=dict)
+    colours_seen: dict[str, int] = field(default_factory=dict)
 
 
 def create_game(variant: str, players: tuple[str, ...], profile: str | None) -> Viewer:
@@ -197,7 +197,7 @@ def add_snapshot(game: Game, scanned: Scanned) -> int:
         ).fetchone()[0]
         db.execute(
             "INSERT INTO positions (game_id, number, created, upload, grid_photo, scan, position, digest, "
-            "turn, outline, other_colours) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "turn, outline, colours_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 number,
@@ -209,7 +209,7 @@ def add_snapshot(game: Game, scanned: Scanned) -> int:
                 scanned.digest,
                 scanned.turn,
                 json.dumps(scanned.outline),
-                json.dumps(scanned.other_colours),
+                json.dumps(scanned.colours_seen),
             ),
         )
     return int(number)
@@ -314,12 +314,12 @@ def rescan_draft(game: Game, number: int, scanned: Scanned) -> None:
     with transaction() as db:
         row = _draft_row(db, game, number)
         db.execute(
-            "UPDATE positions SET scan = ?, position = ?, touched = '[]', other_colours = ?, "
+            "UPDATE positions SET scan = ?, position = ?, touched = '[]', colours_seen = ?, "
             """history = '{"undo": [], "redo": []}' WHERE id = ?""",
             (
                 json.dumps(scanned.scan),
                 scanned.position.dumps(),
-                json.dumps(scanned.other_colours),
+                json.dumps(scanned.colours_seen),
                 row["id"],
             ),
         )

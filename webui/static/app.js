@@ -128,10 +128,21 @@ function highlight() {
   }
 }
 
-async function changeDraft(url, fields) {
-  const review = document.getElementById("review");
-  if (busy) return;
+// Changes go to the server one after the other, in the order tapped: a quick tap is never lost.
+let changes = Promise.resolve();
+let pending = 0;
+
+function changeDraft(url, fields) {
+  pending += 1;
   busy = true;
+  changes = changes.then(() => sendChange(url, fields)).finally(() => {
+    pending -= 1;
+    busy = pending > 0;
+  });
+}
+
+async function sendChange(url, fields) {
+  const review = document.getElementById("review");
   try {
     const response = await post(url, fields);
     if (!response.ok) {
@@ -144,8 +155,6 @@ async function changeDraft(url, fields) {
     highlight();
   } catch (error) {
     say("The change could not be sent: check the connection to the game and try again.");
-  } finally {
-    busy = false;
   }
 }
 
