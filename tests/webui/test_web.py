@@ -22,7 +22,8 @@ from positions import document
 from werkzeug.test import TestResponse
 
 from calibration.profile import default_profile
-from engine.position import Position
+from engine.board import Cell
+from engine.position import Position, Warrior
 from webui import store
 from webui.app import create_app
 from webui.cli import main
@@ -853,3 +854,77 @@ def test_the_database_is_in_wal_mode(app: Flask) -> None:
 
     with sqlite3.connect(app.config["DATABASE"]) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# --------------------------------------------------------------------------- the palette, history, drafts
+
+
+def test_a_tool_places_on_a_cell_and_undo_and_redo_step_through(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    fetch = {"X-Requested-With": "fetch"}
+    path = f"{host}/positions/{number}"
+    assert post(client, path + "/tap", {"target": "c3", "tool": "blue"}, headers=fetch).status_code == 200
+    assert stored(app, host, number).warrior_at(Cell.parse("c3")) == Warrior(Cell.parse("c3"), "blue", None)
+    post(client, path + "/tap", {"target": "a5", "tool": "orange"}, headers=fetch)  # the same colour: away
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")) is None
+    post(client, path + "/undo", headers=fetch)
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")) is not None
+    post(client, path + "/undo", headers=fetch)
+    assert stored(app, host, number) == Position.from_json(SMALL_GAME)
+    answer = post(client, path + "/undo", headers=fetch)
+    assert (
+        answer.status_code == 409 and answer.get_json()["error"] == "There is nothing to undo on this photo."
+    )
+    post(client, path + "/redo", headers=fetch)
+    assert stored(app, host, number).warrior_at(Cell.parse("c3")) is not None
+    answer = post(client, path + "/tap", {"target": "c3", "tool": "gold"}, headers=fetch)
+    assert (
+        answer.status_code == 400 and "Gold only lies on the eight gold cells" in answer.get_json()["error"]
+    )
+
+
+def test_a_confirmed_photo_refuses_a_tap_with_a_sentence_for_the_script(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME)
+    answer = taps(client, host, number, "c3")
+    assert answer.status_code == 409 and answer.is_json
+    assert answer.get_json()["error"].startswith("This position is in the timeline already")
+
+
+def test_a_deleted_draft_leaves_the_game_and_its_number_is_not_given_again(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    assert f"Photo {number}," in client.get(host).get_data(as_text=True)
+    assert post(client, f"{host}/positions/{number}/delete").status_code == 303
+    assert f"Photo {number}," not in client.get(host).get_data(as_text=True)
+    assert client.get(f"{host}/positions/{number}").status_code == 404
+    assert put_position(app, host, SMALL_GAME) == number + 1
+    assert post(client, f"{host}/positions/{number + 1}/delete").status_code == 409  # confirmed: kept
+
+
+def test_the_turn_and_the_fingerprint_change_together(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    before = client.get(host + "/live").get_json()["version"]
+    assert 'data-turn="0"' in client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    post(client, f"{host}/positions/{number}/turn")
+    assert 'data-turn="1"' in client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert client.get(host + "/live").get_json()["version"] != before
+    assert client.get(host).headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_takes_the_colours_its_photo_shows(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("orange", "green"))
+    send_photo(client, host, (SAMPLES / "samples-0003.jpg").read_bytes())  # green and blue warriors
+    page = client.get(host + "/positions/1").get_data(as_text=True)
+    assert "colours are not the game" in page and "Play with blue and green instead" in page
+    assert post(client, host + "/positions/1/colours").status_code == 303
+    assert client.get("/api/games/" + token(host)).get_json()["players"] == ["blue", "green"]
+    assert set(player_links(client, host)) == {"blue", "green"}
+    assert {w.player for w in stored(app, host, 1).warriors} == {"blue", "green"}
+    assert "colours are not the game" not in client.get(host + "/positions/1").get_data(as_text=True)

@@ -380,6 +380,8 @@ def test_four_players_see_their_teams_and_the_score_fits(
     browser: Any, server: Server, steps: Steps, viewport: dict[str, int]
 ) -> None:
     doc = json.loads((ROOT / "engine" / "samples" / "endgame-4p.json").read_text())
+    # Walls from top to bottom between files d and e, and along rank 3 to 2 on a to d: three territories.
+    doc["palisades"] = [[[r, 3], [r, 4]] for r in range(5)] + [[[2, c], [3, c]] for c in range(4)]
     players = tuple(doc["players"])
     # Item 15: teams are told from the start of a 4-player game.
     page = phone(browser, viewport)
@@ -392,7 +394,10 @@ def test_four_players_see_their_teams_and_the_score_fits(
     page.set_viewport_size(NARROW)
     page.goto(links["host"])
     assert page.locator("table.score").first.is_visible()
+    assert page.locator("table.score").first.locator("tbody tr").count() >= 3
     assert box(page, "table.score")["width"] <= NARROW["width"]
+    winner = str(page.locator(".winner").text_content())
+    assert " and " in winner and " win with " in winner, winner  # a team, told in words
     page.set_viewport_size(viewport)
     steps.look(page, "four-player-reveal")
     page.goto(links[players[1]])
