@@ -928,3 +928,11 @@ def test_a_game_takes_the_colours_its_photo_shows(client: FlaskClient, app: Flas
     assert set(player_links(client, host)) == {"blue", "green"}
     assert {w.player for w in stored(app, host, 1).warriors} == {"blue", "green"}
     assert "colours are not the game" not in client.get(host + "/positions/1").get_data(as_text=True)
+
+
+def test_the_same_photo_sent_twice_makes_one_draft(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    first = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    again = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert first.status_code == again.status_code == 303 and first.location == again.location
+    assert client.get(host).get_data(as_text=True).count('class="draft"') == 1

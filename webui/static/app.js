@@ -192,6 +192,7 @@ function chooseValue(event) {
   }
   chooser.querySelector(".value-clear").hidden = !current;
   chooser.hidden = false;
+  chooser.scrollIntoView({ block: "nearest" }); // in landscape the board fills the screen
   for (const old of document.querySelectorAll("#current svg.board .picked")) old.classList.remove("picked");
   cell.classList.add("picked");
 }
