@@ -14,6 +14,18 @@ a line puts up or takes down a palisade.
 ()
 >>> sorted(s.name for s in tap(p, "a5|b5").palisades)
 ['a5|b5']
+
+With a tool picked from the palette (:func:`place`), a tap puts that on the
+cell: a colour's warrior (a second tap with the same colour takes it away, as
+in the lichess board editor), nothing ("empty"), or gold, whose value a second
+tap steps. A line tap always puts up or takes down its palisade.
+
+>>> p = place(Position(("orange", "blue")), "c3", "blue"); [w.player for w in p.warriors]
+['blue']
+>>> place(p, "c3", "blue").warriors
+()
+>>> place(p, "c3", "empty").warriors
+()
 """
 
 from __future__ import annotations
@@ -36,6 +48,40 @@ def parse_target(name: str) -> Cell | Slot:
         return Cell.parse(name)
     except ValueError:
         raise ValueError(f"not a cell or a line of the board: {name[:20]!r}") from None
+
+
+#: The palette's tools besides the players' colours.
+TOOLS = ("empty", "gold", "palisade")
+
+
+def place(position: Position, name: str, tool: str) -> Position:
+    """The position after a tap with ``tool`` (a player's colour, or one of :data:`TOOLS`) on the
+    cell or line of this name; ValueError saying what to pick instead when the tool cannot go there."""
+    target = parse_target(name)
+    if isinstance(target, Slot) or tool == "palisade":
+        if not isinstance(target, Slot):
+            raise ValueError("with the palisade picked, tap a line between two cells")
+        return tap(position, name)
+    if tool not in (*position.players, *TOOLS):
+        raise ValueError(f"pick what to put on {target.name}: empty, gold or a player's colour")
+    gold = [g for g in position.gold if g.cell != target]
+    warriors = [w for w in position.warriors if w.cell != target]
+    here = position.warrior_at(target)
+    pile = position.gold_at(target)
+    if tool == "gold":
+        if target not in GOLD_CELLS:
+            raise ValueError(f"gold only lies on the eight gold cells, and {target.name} is not one")
+        if pile is None:
+            gold.append(Gold(target, None))
+        else:
+            return tap(position, name)  # steps the value
+    elif tool != "empty" and not (here is not None and here.player == tool):
+        warriors.append(Warrior(target, tool, None))
+    elif target in GOLD_CELLS and here is not None:
+        gold.append(Gold(target, None))  # a gold cell goes back to holding its gold
+    return Position(
+        position.players, position.variant, tuple(gold), tuple(warriors), position.palisades, position.extra
+    )
 
 
 def tap(position: Position, name: str) -> Position:

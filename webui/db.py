@@ -29,8 +29,29 @@ def init_db(path: Path) -> None:
     try:
         db.execute("PRAGMA journal_mode = WAL")
         db.executescript(files("webui").joinpath("schema.sql").read_text(encoding="utf-8"))
+        add_missing_columns(db)
     finally:
         db.close()
+
+
+#: Columns added to ``positions`` after its first release, with their definitions in ``schema.sql``:
+#: a data folder made before them gets them on the next start.
+ADDED_COLUMNS = {
+    "deleted": "TEXT",
+    "digest": "TEXT NOT NULL DEFAULT ''",
+    "turn": "INTEGER NOT NULL DEFAULT 0",
+    "outline": "TEXT NOT NULL DEFAULT '{}'",
+    "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
+    "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
+}
+
+
+def add_missing_columns(db: sqlite3.Connection) -> None:
+    """Bring an older database's ``positions`` table up to the schema's columns."""
+    have = {row["name"] for row in db.execute("PRAGMA table_info(positions)")}
+    for name, definition in ADDED_COLUMNS.items():
+        if name not in have:
+            db.execute(f'ALTER TABLE positions ADD COLUMN "{name}" {definition}')
 
 
 def get_db() -> sqlite3.Connection:

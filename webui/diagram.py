@@ -18,9 +18,9 @@ from engine.position import Position
 from engine.scoring import Score
 
 CELL_PX = 40
-LEFT_PX, TOP_PX = 16, 4
-WIDTH_PX = LEFT_PX + COLS * CELL_PX + 4
-HEIGHT_PX = TOP_PX + ROWS * CELL_PX + 16
+#: Room around the grid for the files' letters and the ranks' numbers, on whichever side they fall.
+MARGIN_PX = 9
+GRID_W_PX, GRID_H_PX = COLS * CELL_PX, ROWS * CELL_PX
 #: Below this confidence a reading is marked for a person to look at (the debug image's warning line).
 DOUBTFUL = 0.8
 #: Light tints that tell territories apart while the game goes on.
@@ -49,10 +49,13 @@ class CellMark:
     warrior: str | None  # the warrior's colour name, None for no warrior
     warrior_fill: str
     value: str  # the warrior's value, "" while hidden
+    cx: int  # the cell's centre
+    cy: int
     doubtful: bool
     bad: bool
     suggested: str  # the suggested value for a suggested warrior, "" elsewhere
     label: str  # the territory's letter, on one cell of each territory at the reveal
+    own: bool = False  # a warrior of the viewer's, whose value they enter on it
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,14 @@ class SlotMark:
     doubtful: bool
     bad: bool
     suggested: bool
+    hit: str  # the tap area around the line, an SVG polygon's points: the halves of its two cells
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: int
+    y: int
 
 
 @dataclass(frozen=True)
@@ -73,24 +84,64 @@ class Diagram:
     cells: tuple[CellMark, ...]
     slots: tuple[SlotMark, ...]
     editable: bool
-    width: int = WIDTH_PX
-    height: int = HEIGHT_PX
-    files: tuple[tuple[str, int], ...] = tuple(
-        ("abcdefgh"[c], LEFT_PX + c * CELL_PX + CELL_PX // 2) for c in range(COLS)
-    )
-    ranks: tuple[tuple[str, int], ...] = tuple(
-        (str(ROWS - r), TOP_PX + r * CELL_PX + CELL_PX // 2) for r in range(ROWS)
-    )
+    turn: int = 0  # quarter turns clockwise from files left to right, rank 5 on top
+    coords: tuple[Label, ...] = ()
+    secret: bool = False  # the values shown are the viewer's own, not yet for others' eyes
+    margin: int = MARGIN_PX
+
+    @property
+    def width(self) -> int:
+        return (GRID_H_PX if self.turn % 2 else GRID_W_PX) + 2 * MARGIN_PX
+
+    @property
+    def height(self) -> int:
+        return (GRID_W_PX if self.turn % 2 else GRID_H_PX) + 2 * MARGIN_PX
+
+    @property
+    def grid_size(self) -> tuple[int, int]:
+        return self.width - 2 * MARGIN_PX, self.height - 2 * MARGIN_PX
 
 
-def slot_line(slot: Slot) -> tuple[int, int, int, int]:
-    """The grid line of a slot in the diagram's pixels."""
+def turned(x: float, y: float, turn: int) -> tuple[int, int]:
+    """A point of the grid (files along x, rank 5 at y 0) in the diagram drawn ``turn`` quarter turns
+    clockwise, margin included.
+
+    >>> turned(0, 0, 1), turned(GRID_W_PX, 0, 1)
+    ((209, 9), (209, 329))
+    """
+    turn %= 4
+    if turn == 1:
+        x, y = GRID_H_PX - y, x
+    elif turn == 2:
+        x, y = GRID_W_PX - x, GRID_H_PX - y
+    elif turn == 3:
+        x, y = y, GRID_W_PX - x
+    return round(x) + MARGIN_PX, round(y) + MARGIN_PX
+
+
+def slot_ends(slot: Slot) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The grid line of a slot, unturned, as two grid points."""
     r, c = slot.a
     if slot.vertical:
-        x = LEFT_PX + (c + 1) * CELL_PX
-        return x, TOP_PX + r * CELL_PX, x, TOP_PX + (r + 1) * CELL_PX
-    y = TOP_PX + (r + 1) * CELL_PX
-    return LEFT_PX + c * CELL_PX, y, LEFT_PX + (c + 1) * CELL_PX, y
+        x = (c + 1) * CELL_PX
+        return (x, r * CELL_PX), (x, (r + 1) * CELL_PX)
+    y = (r + 1) * CELL_PX
+    return (c * CELL_PX, y), ((c + 1) * CELL_PX, y)
+
+
+def centre(cell: Cell) -> tuple[int, int]:
+    return cell.col * CELL_PX + CELL_PX // 2, cell.row * CELL_PX + CELL_PX // 2
+
+
+def coordinates(turn: int) -> tuple[Label, ...]:
+    """The files' letters below rank 1 and the ranks' numbers left of file a, wherever the turn puts them."""
+    outside = MARGIN_PX // 2
+    files = [
+        Label("abcdefgh"[c], *turned(c * CELL_PX + CELL_PX // 2, GRID_H_PX + outside, turn))
+        for c in range(COLS)
+    ]
+    ranks = [Label(str(ROWS - r), *turned(-outside, r * CELL_PX + CELL_PX // 2, turn)) for r in range(ROWS)]
+    return tuple(files + ranks)
 
 
 def side_colour(side: str, colours: Mapping[str, str]) -> str:
@@ -128,9 +179,13 @@ def build(
     result: Score | None = None,
     suggestion: Mapping[str, Any] | None = None,
     editable: bool = False,
+    turn: int = 0,
+    viewer: str | None = None,
 ) -> Diagram:
     """The drawing of a position, with doubtful readings (below :data:`DOUBTFUL`, not yet corrected),
-    the cells and palisades of rule breaks, a suggested move, and at the reveal the territories' winners."""
+    the cells and palisades of rule breaks, a suggested move, and at the reveal the territories' winners;
+    turned ``turn`` quarter turns clockwise. The values shown of ``viewer``'s warriors are their secret
+    until the reveal (``result``)."""
     confidence = confidence or {}
     seen = set(touched)
     problems = tuple(problems)
@@ -146,30 +201,48 @@ def build(
     def doubtful(kind: str, name: str) -> bool:
         return name not in seen and float(confidence.get(kind, {}).get(name, 1.0)) < DOUBTFUL
 
+    def point(x: float, y: float) -> tuple[int, int]:
+        return turned(x, y, turn)
+
     cells = []
     for cell in CELLS:
         gold = position.gold_at(cell)
         warrior = position.warrior_at(cell)
+        corners = [
+            point(cell.col * CELL_PX + dx, cell.row * CELL_PX + dy)
+            for dx in (0, CELL_PX)
+            for dy in (0, CELL_PX)
+        ]
+        cx, cy = point(*centre(cell))
         cells.append(
             CellMark(
                 name=cell.name,
-                x=LEFT_PX + cell.col * CELL_PX,
-                y=TOP_PX + cell.row * CELL_PX,
+                x=min(x for x, _ in corners),
+                y=min(y for _, y in corners),
                 fill=fills.get(cell, UNCLAIMED_TINT),
                 gold=None if gold is None else ("?" if gold.value is None else str(gold.value)),
                 warrior=None if warrior is None else warrior.player,
                 warrior_fill="" if warrior is None else colours.get(warrior.player, "#888888"),
                 value="" if warrior is None or warrior.value is None else str(warrior.value),
+                cx=cx,
+                cy=cy,
                 doubtful=doubtful("cells", cell.name)
                 or (cell in GOLD_CELLS and gold is not None and doubtful("gold", cell.name)),
                 bad=cell in bad_cells,
                 suggested=str(move.get("value", "")) if suggested_cell == tuple(cell) else "",
                 label=labels.get(cell, ""),
+                own=warrior is not None and viewer is not None and warrior.player == viewer,
             )
         )
     slots = []
     for slot in SLOTS:
-        x1, y1, x2, y2 = slot_line(slot)
+        (x1, y1), (x2, y2) = (point(*end) for end in slot_ends(slot))
+        hit = (
+            point(*slot_ends(slot)[0]),
+            point(*centre(slot.a)),
+            point(*slot_ends(slot)[1]),
+            point(*centre(slot.b)),
+        )
         slots.append(
             SlotMark(
                 slot.name,
@@ -181,6 +254,14 @@ def build(
                 doubtful=doubtful("slots", slot.name),
                 bad=slot in bad_slots,
                 suggested=slot in suggested_slots,
+                hit=" ".join(f"{x},{y}" for x, y in hit),
             )
         )
-    return Diagram(tuple(cells), tuple(slots), editable)
+    return Diagram(
+        tuple(cells),
+        tuple(slots),
+        editable,
+        turn % 4,
+        coordinates(turn),
+        secret=viewer is not None and result is None,
+    )

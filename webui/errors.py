@@ -22,7 +22,12 @@ MESSAGES = {
 
 
 def wants_json() -> bool:
-    return request.blueprint == "api" or request.path.startswith("/api/")
+    """The API's requests, and the pages' own script's (which shows the sentence in place)."""
+    return (
+        request.blueprint == "api"
+        or request.path.startswith("/api/")
+        or request.headers.get("X-Requested-With") == "fetch"
+    )
 
 
 def answer(message: str, status: int) -> ResponseReturnValue:

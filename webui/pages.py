@@ -13,7 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -27,9 +38,9 @@ from engine.view import View, ViewError
 from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
-from webui.corrections import tap
+from webui.corrections import place, tap
 from webui.game_view import Table, colours, table
-from webui.photos import InputError, keep_photos, load_profile_text, photo_bytes, profile_text, read_photo
+from webui.photos import InputError, load_profile_text, photo_bytes, profile_text, scan_for_game
 
 bp = Blueprint("pages", __name__)
 
@@ -43,6 +54,32 @@ def viewer_or_404(token: str) -> store.Viewer:
     if viewer is None:
         abort(404)
     return viewer
+
+
+@bp.app_template_filter("sentence")
+def sentence(text: str) -> str:
+    """A message as a sentence: a capital first letter and a full stop.
+
+    >>> sentence("no photo was sent: take one")
+    'No photo was sent: take one.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?" else ".")
+
+
+def wants_fragment() -> bool:
+    """Whether the page's script sent the request, to get a piece of the page or JSON back."""
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+@bp.after_app_request
+def never_stale(response: Response) -> Response:
+    """Pages are never kept by the browser: Back after a confirmation asks the server again."""
+    if response.mimetype in ("text/html", "application/json") and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.app_template_filter("when")
@@ -132,13 +169,7 @@ def qr_svg(url: str) -> Markup:
     )
 
 
-def game_page(
-    viewer: store.Viewer,
-    *,
-    error: str | None = None,
-    status: int = 200,
-    suggestion: dict[str, Any] | None = None,
-) -> ResponseReturnValue:
+def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     t = table(viewer)
     palette = colours(viewer.game)
     links = []
@@ -146,14 +177,19 @@ def game_page(
         for colour, token in store.seat_tokens(viewer.game).items():
             url = url_for("pages.game", token=token, _external=True)
             links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
+    suggestion = None
+    if viewer.colour and t.current is not None and not t.ended:
+        suggestion = store.cached_suggestion(t.current, viewer.colour, t.mine)
     board = None
-    if t.position is not None:
+    if t.position is not None and t.current is not None:
         board = diagram.build(
             t.position,
             palette,
             problems=() if t.report is None else t.report.problems,
             result=t.result,
             suggestion=None if suggestion is None else suggestion["moves"][0],
+            turn=t.current.turn,
+            viewer=viewer.colour,
         )
     profile = load_profile_text(viewer.game.profile) if viewer.game.profile else None
     return (
@@ -167,14 +203,29 @@ def game_page(
             profile=profile,
             error=error,
             suggestion=suggestion,
+            teams=teams(viewer.game.players),
+            version=store.version(viewer),
         ),
         status,
     )
 
 
+def teams(players: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """In a 4-player game the partners sitting opposite, who score together; None otherwise."""
+    if len(players) != 4:
+        return None
+    return (players[0], players[2]), (players[1], players[3])
+
+
 @bp.get("/g/<token>")
 def game(token: str) -> ResponseReturnValue:
     return game_page(viewer_or_404(token))
+
+
+@bp.get("/g/<token>/live")
+def live(token: str) -> ResponseReturnValue:
+    """What the pages poll: a fingerprint of the game, which changes when anything they show does."""
+    return jsonify(version=store.version(viewer_or_404(token)))
 
 
 @bp.errorhandler(InputError)
@@ -184,6 +235,8 @@ def refused(error: ValueError) -> ResponseReturnValue:
     status = error.status if isinstance(error, InputError) else 409
     token = (request.view_args or {}).get("token")
     viewer = store.find_viewer(token) if token else None
+    if wants_fragment():
+        return jsonify(error=sentence(str(error))), status
     if viewer is None:
         return render_template("error.html", message=str(error), status=status), status
     return game_page(viewer, error=str(error), status=status)
@@ -191,15 +244,17 @@ def refused(error: ValueError) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/photos")
 def upload(token: str) -> ResponseReturnValue:
+    """A photo of the board: scanned into a draft to review (the same photo twice makes one)."""
     viewer = viewer_or_404(token)
     game = viewer.game
     if game.ended:
         raise store.GameError("the game has ended: no more photos")
-    data = photo_bytes()
-    result = read_photo(data, game.profile, game.players, game.variant)
-    upload_name, grid_name = keep_photos(game.id, data, result)
-    number = store.add_snapshot(game, upload_name, grid_name, result.to_json(), result.position)
-    return redirect(url_for("pages.review", token=token, number=number), 303)
+    scanned = scan_for_game(photo_bytes(), game.id, game.profile, game.players, game.variant)
+    number = store.add_snapshot(game, scanned)
+    url = url_for("pages.review", token=token, number=number)
+    if wants_fragment():
+        return jsonify(url=url)
+    return redirect(url, 303)
 
 
 @bp.get("/g/<token>/photos/<int:number>.jpg")
@@ -229,15 +284,53 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         position = t.position
     report = check(position)
     editable = snap.confirmed is None and not t.ended
+    palette = colours(viewer.game)
+    foreign = foreign_colours(viewer.game.players, snap.colours_seen) if editable else {}
+    changes = recolouring(viewer.game.players, snap.colours_seen) if foreign else {}
     board = diagram.build(
         position,
-        colours(viewer.game),
+        palette,
         confidence=snap.scan.get("confidence"),
         touched=snap.touched,
         problems=report.problems,
         editable=editable,
+        turn=snap.turn,
     )
-    return {"viewer": viewer, "snap": snap, "board": board, "report": report, "editable": editable}
+    return {
+        "viewer": viewer,
+        "snap": snap,
+        "board": board,
+        "report": report,
+        "editable": editable,
+        "colours": palette,
+        "foreign": foreign,
+        "recolouring": changes,
+        "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
+        "version": store.version(viewer),
+    }
+
+
+def recolouring(players: tuple[str, ...], seen: dict[str, int]) -> dict[str, str]:
+    """How the game's colours would change to the photo's: each colour the photo shows that the game
+    lacks (the most warriors first) takes the place of a game colour the photo does not show.
+
+    >>> recolouring(("orange", "green"), {"green": 6, "blue": 5})
+    {'orange': 'blue'}
+    """
+    incoming = sorted((c for c in seen if c not in players), key=lambda c: -seen[c])
+    return dict(zip((p for p in players if p not in seen), incoming, strict=False))
+
+
+def foreign_colours(players: tuple[str, ...], seen: dict[str, int]) -> dict[str, int]:
+    """The colours the photo shows that the game does not have, with how many warriors of each."""
+    return {c: n for c, n in seen.items() if c not in players}
+
+
+def review_answer(viewer: store.Viewer, number: int) -> ResponseReturnValue:
+    """After a change to a draft: the redrawn review for the page's script, a redirect for a plain form."""
+    if wants_fragment():
+        return render_template("_review_body.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+    return redirect(url_for("pages.review", token=viewer.token, number=number), 303)
 
 
 @bp.get("/g/<token>/positions/<int:number>")
@@ -248,17 +341,50 @@ def review(token: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/positions/<int:number>/tap")
 def correct(token: str, number: int) -> ResponseReturnValue:
-    """One tap on the diagram: the page's script gets the redrawn review back, a plain form a redirect."""
+    """One tap on the diagram, with the tool picked from the palette (without one, a cell cycles)."""
     viewer = viewer_or_404(token)
     snap = snapshot_or_404(viewer, number)
     name = request.form.get("target", "")
+    tool = request.form.get("tool", "")
     try:
-        position = tap(snap.position, name)
+        position = place(snap.position, name, tool) if tool else tap(snap.position, name)
     except ValueError as error:
         raise InputError(str(error)) from None
     store.save_correction(viewer.game, number, position, name)
-    if request.headers.get("X-Requested-With") == "fetch":
-        return render_template("_review_body.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+    return review_answer(viewer, number)
+
+
+@bp.post("/g/<token>/positions/<int:number>/<any(undo, redo):direction>")
+def history(token: str, number: int, direction: str) -> ResponseReturnValue:
+    viewer = viewer_or_404(token)
+    store.step_history(viewer.game, number, direction)
+    return review_answer(viewer, number)
+
+
+@bp.post("/g/<token>/positions/<int:number>/turn")
+def turn(token: str, number: int) -> ResponseReturnValue:
+    """A quarter turn clockwise of the photo's diagram, for every link."""
+    viewer = viewer_or_404(token)
+    snap = snapshot_or_404(viewer, number)
+    store.set_turn(viewer.game, number, snap.turn + 1)
+    return review_answer(viewer, number)
+
+
+@bp.post("/g/<token>/positions/<int:number>/delete")
+def delete(token: str, number: int) -> ResponseReturnValue:
+    viewer = viewer_or_404(token)
+    store.delete_draft(viewer.game, number)
+    return redirect(url_for("pages.game", token=token), 303)
+
+
+@bp.post("/g/<token>/positions/<int:number>/colours")
+def take_colours(token: str, number: int) -> ResponseReturnValue:
+    """Give the game the colours this photo shows, and read the photo again with them."""
+    viewer = viewer_or_404(token)
+    snap = snapshot_or_404(viewer, number)
+    game = store.recolour(viewer.game, recolouring(viewer.game.players, snap.colours_seen))
+    data = (Path(current_app.config["UPLOADS"]) / snap.upload).read_bytes()
+    store.rescan_draft(game, number, scan_for_game(data, game.id, game.profile, game.players, game.variant))
     return redirect(url_for("pages.review", token=token, number=number), 303)
 
 
@@ -291,6 +417,8 @@ def enter_value(token: str) -> ResponseReturnValue:
     if text and not (text.isdigit() and 1 <= int(text) <= 5):
         raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
     store.set_value(viewer, cell, int(text) if text else None)
+    if wants_fragment():
+        return jsonify(version=store.version(viewer))
     return redirect(url_for("pages.game", token=token) + "#values", 303)
 
 
@@ -309,6 +437,18 @@ def suggestion(token: str) -> ResponseReturnValue:
         view = View.from_position(t.position, viewer.colour)
     except ViewError as error:
         raise InputError(f"no suggestion: {error}") from None
-    with _SEARCH_LOCK:
-        found = suggest(view, current_app.config["SUGGEST_SECONDS"])
-    return game_page(viewer, suggestion=found.to_json())
+    assert t.current is not None
+    if store.cached_suggestion(t.current, viewer.colour, t.mine) is None:
+        with _SEARCH_LOCK:
+            found = suggest(view, current_app.config["SUGGEST_SECONDS"])
+        store.keep_suggestion(t.current, viewer.colour, t.mine, ranked(found.to_json()))
+    return redirect(url_for("pages.game", token=token) + "#suggestion", 303)
+
+
+def ranked(found: dict[str, Any]) -> dict[str, Any]:
+    """The search's answer with its moves best chance first, the first being the one drawn.
+
+    >>> [m["win"] for m in ranked({"moves": [{"win": 0.6}, {"win": 0.7}]})["moves"]]
+    [0.7, 0.6]
+    """
+    return {**found, "moves": sorted(found["moves"], key=lambda m: -float(m["win"]))}

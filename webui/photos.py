@@ -7,10 +7,13 @@ megapixels is refused from its header, before it is decoded.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -18,10 +21,13 @@ import numpy.typing as npt
 from flask import current_app, request
 
 from calibration.profile import Profile, ProfileError
+from engine.board import CELLS, Cell
 from vision.debug import debug_image
+from vision.geometry import PITCH_MM, cell_centre_mm, cell_origin_mm
 from vision.load import PhotoError
-from vision.locate.features import NoBoardError
+from vision.locate.features import NoBoardError, project
 from vision.scan import Scan, scan
+from webui.store import Scanned
 
 #: The largest request accepted: a phone photo as the camera writes it, with room to spare.
 MAX_UPLOAD_MB = 25
@@ -85,10 +91,22 @@ def load_profile_text(text: str) -> Profile:
     return Profile.from_json(document)
 
 
+#: What to say of a file the scanner cannot load, by :attr:`vision.load.PhotoError.code`.
+UNREADABLE = {
+    "empty": "it is empty",
+    "not_an_image": "it is not an image",
+    "truncated": "it is cut short (truncated: the upload may have broken off)",
+    "corrupt": "its data is damaged",
+    "unsupported": "its format is not one the server reads",
+}
+RETAKE = "take the photo again with the camera, or choose a JPEG, PNG, WebP or HEIC photo"
+
+
 def read_photo(
     data: bytes, profile: str | None, players: tuple[str, ...] | None, variant: str = "armadora"
 ) -> Scan:
-    """Scan a photo; InputError with the scanner's own words when it is not a readable photo of the board."""
+    """Scan a photo; InputError with a sentence saying what to do when it is not a readable photo
+    of the board (the scanner's own words when they say it already, never the file's bytes)."""
     try:
         return scan(
             data,
@@ -97,13 +115,78 @@ def read_photo(
             variant=variant,
         )
     except PhotoError as error:
-        raise InputError(f"that file cannot be read as a photo: {error}") from None
+        if error.code == "too_large":
+            raise InputError(f"that photo cannot be used: {error}") from None
+        reason = UNREADABLE.get(error.code, "it cannot be decoded")
+        raise InputError(f"that file cannot be read as a photo: {reason}; {RETAKE}") from None
     except NoBoardError as error:
-        raise InputError(f"no board found in the photo: {error}", 422) from None
+        if error.reason == "no_board":
+            raise InputError(
+                "no board found in the photo: take it again from above, with the whole board in the "
+                "frame and in good light",
+                422,
+            ) from None
+        raise InputError(str(error), 422) from None
 
 
-def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str]:
-    """Write the photo as sent and the photo with the found grid; their names under the uploads folder."""
+def quarter_turns(result: Scan) -> int:
+    """How many quarter turns clockwise the photo shows the board with: the diagram drawn so matches it.
+
+    The board's files (a to h) run along its x axis; where that axis points in the photo says."""
+    centre, right = project(
+        result.located.homography, [cell_centre_mm(Cell(2, 3)), cell_centre_mm(Cell(2, 4))]
+    )
+    dx, dy = right - centre
+    return round(math.atan2(dy, dx) / (math.pi / 2)) % 4
+
+
+def cell_outlines(result: Scan, scale: float) -> dict[str, Any]:
+    """Each cell's corners in the grid photo's pixels (``scale`` times the photo's)."""
+    corners = {}
+    for cell in CELLS:
+        x, y = cell_origin_mm(cell)
+        square = [(x, y), (x + PITCH_MM, y), (x + PITCH_MM, y + PITCH_MM), (x, y + PITCH_MM)]
+        points = project(result.located.homography, square) * scale
+        corners[cell.name] = [[round(float(px), 1), round(float(py), 1)] for px, py in points]
+    height, width = result.image.shape[:2]
+    return {"size": [round(width * scale), round(height * scale)], "cells": corners}
+
+
+def colours_seen(data: bytes, profile: str | None, variant: str) -> dict[str, int]:
+    """How many warriors of each colour the photo shows, read without the game's colours."""
+    try:
+        free = read_photo(data, profile, None, variant)
+    except InputError:
+        return {}
+    seen: dict[str, int] = {}
+    for warrior in free.position.warriors:
+        seen[warrior.player] = seen.get(warrior.player, 0) + 1
+    return seen
+
+
+def scan_for_game(
+    data: bytes, game_id: int, profile: str | None, players: tuple[str, ...], variant: str
+) -> Scanned:
+    """Scan a photo sent to a game and keep it: the draft's reading, its diagram's turn, where its cells
+    are in the grid photo, and the colours it shows, to compare with the game's."""
+    result = read_photo(data, profile, players, variant)
+    upload, grid, scale = keep_photos(game_id, data, result)
+    seen = colours_seen(data, profile, variant)
+    return Scanned(
+        upload,
+        grid,
+        result.to_json(),
+        result.position,
+        digest=hashlib.sha256(data).hexdigest(),
+        turn=quarter_turns(result),
+        outline=cell_outlines(result, scale),
+        colours_seen=seen,
+    )
+
+
+def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, float]:
+    """Write the photo as sent and the photo with the found grid: their names under the uploads
+    folder, and the grid photo's scale to the photo."""
     folder = Path(current_app.config["UPLOADS"]) / str(game_id)
     folder.mkdir(parents=True, exist_ok=True)
     stem = secrets.token_hex(8)
@@ -111,11 +194,12 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str]:
     grid = f"{game_id}/{stem}-grid.jpg"
     (folder / f"{stem}.upload").write_bytes(data)
     drawn = shrink(debug_image(result), GRID_PHOTO_PX)
+    scale = drawn.shape[1] / result.image.shape[1]
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise OSError("could not encode the photo with its grid")
     (folder / f"{stem}-grid.jpg").write_bytes(jpeg.tobytes())
-    return upload, grid
+    return upload, grid, scale
 
 
 def shrink(image: npt.NDArray[np.uint8], long_side: int) -> npt.NDArray[np.uint8]:

@@ -30,7 +30,22 @@ CREATE TABLE IF NOT EXISTS positions (
     position TEXT NOT NULL,           -- the position JSON, with the players' corrections
     touched TEXT NOT NULL DEFAULT '[]',  -- cells and slots a player corrected: no longer doubtful
     confirmed TEXT,                   -- when it joined the timeline; NULL for a draft
+    deleted TEXT,                     -- when a player deleted the draft; NULL while it is kept
+    digest TEXT NOT NULL DEFAULT '',  -- SHA-256 of the photo as sent: the same photo twice is one draft
+    turn INTEGER NOT NULL DEFAULT 0,  -- quarter turns clockwise the diagram is drawn with, as in the photo
+    outline TEXT NOT NULL DEFAULT '{}',  -- where each cell is in the grid photo, to highlight it there
+    colours_seen TEXT NOT NULL DEFAULT '{}',  -- colours of the warriors seen in the photo: count
+    history TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}',  -- corrections to undo and to redo
     UNIQUE (game_id, number)
+);
+
+-- A suggestion found for a player on a position with their hand: shown again, never searched twice.
+CREATE TABLE IF NOT EXISTS suggestions (
+    position_id INTEGER NOT NULL REFERENCES positions (id),
+    colour TEXT NOT NULL,
+    hand TEXT NOT NULL,               -- the player's own values it was searched with, as JSON
+    document TEXT NOT NULL,           -- the search's JSON
+    PRIMARY KEY (position_id, colour, hand)
 );
 
 -- The values of the warriors, each entered by its owner on their own link.

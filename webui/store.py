@@ -7,12 +7,13 @@ what is left of a supply cannot race the write it guards.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from engine.board import Cell
 from engine.position import Position
@@ -83,9 +84,15 @@ class Snapshot:
     position: Position
     touched: frozenset[str]
     confirmed: str | None
+    turn: int = 0  # quarter turns clockwise to draw the diagram as the photo shows the board
+    outline: dict[str, Any] = field(default_factory=dict)  # cells' corners in the grid photo
+    colours_seen: dict[str, int] = field(default_factory=dict)  # warriors of each colour in the photo
+    undo_steps: int = 0
+    redo_steps: int = 0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Snapshot:
+        history = json.loads(row["history"])
         return cls(
             row["id"],
             row["number"],
@@ -96,7 +103,26 @@ class Snapshot:
             Position.loads(row["position"]),
             frozenset(json.loads(row["touched"])),
             row["confirmed"],
+            row["turn"],
+            json.loads(row["outline"]),
+            json.loads(row["colours_seen"]),
+            len(history["undo"]),
+            len(history["redo"]),
         )
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """What the page keeps of a scanned photo beside its position (:func:`add_snapshot`)."""
+
+    upload: str
+    grid_photo: str
+    scan: dict[str, Any]
+    position: Position
+    digest: str = ""
+    turn: int = 0
+    outline: dict[str, Any] = field(default_factory=dict)
+    colours_seen: dict[str, int] = field(default_factory=dict)
 
 
 def create_game(variant: str, players: tuple[str, ...], profile: str | None) -> Viewer:
@@ -142,31 +168,66 @@ def seat_tokens(game: Game) -> dict[str, str]:
     return {colour: tokens[colour] for colour in game.players}
 
 
-def add_snapshot(game: Game, upload: str, grid_photo: str, scan: dict[str, Any], position: Position) -> int:
-    """Store a newly scanned position as a draft; its number in the game."""
+def draft_of_photo(game: Game, digest: str) -> int | None:
+    """The number of a kept draft made from the same photo, if any: one photo makes one draft."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT number FROM positions WHERE game_id = ? AND digest = ? AND confirmed IS NULL "
+            "AND deleted IS NULL",
+            (game.id, digest),
+        )
+        .fetchone()
+    )
+    return None if row is None else int(row["number"])
+
+
+def add_snapshot(game: Game, scanned: Scanned) -> int:
+    """Store a newly scanned position as a draft; its number in the game (an existing draft's
+    for a photo sent twice)."""
     with transaction() as db:
         if _ended(db, game):
             raise GameError("the game has ended: no more photos")
+        if scanned.digest:
+            same = draft_of_photo(game, scanned.digest)
+            if same is not None:
+                return same
         number = db.execute(
             "SELECT COALESCE(MAX(number), 0) + 1 FROM positions WHERE game_id = ?", (game.id,)
         ).fetchone()[0]
         db.execute(
-            "INSERT INTO positions (game_id, number, created, upload, grid_photo, scan, position) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.id, number, now(), upload, grid_photo, json.dumps(scan), position.dumps()),
+            "INSERT INTO positions (game_id, number, created, upload, grid_photo, scan, position, digest, "
+            "turn, outline, colours_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                number,
+                now(),
+                scanned.upload,
+                scanned.grid_photo,
+                json.dumps(scanned.scan),
+                scanned.position.dumps(),
+                scanned.digest,
+                scanned.turn,
+                json.dumps(scanned.outline),
+                json.dumps(scanned.colours_seen),
+            ),
         )
     return int(number)
 
 
 def snapshots(game: Game) -> list[Snapshot]:
-    rows = get_db().execute("SELECT * FROM positions WHERE game_id = ? ORDER BY number", (game.id,))
+    rows = get_db().execute(
+        "SELECT * FROM positions WHERE game_id = ? AND deleted IS NULL ORDER BY number", (game.id,)
+    )
     return [Snapshot.from_row(row) for row in rows]
 
 
 def snapshot(game: Game, number: int) -> Snapshot | None:
     row = (
         get_db()
-        .execute("SELECT * FROM positions WHERE game_id = ? AND number = ?", (game.id, number))
+        .execute(
+            "SELECT * FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL", (game.id, number)
+        )
         .fetchone()
     )
     return None if row is None else Snapshot.from_row(row)
@@ -180,21 +241,169 @@ def current(game: Game) -> Snapshot | None:
     return confirmed[-1] if confirmed else None
 
 
+def _draft_row(db: sqlite3.Connection, game: Game, number: int) -> sqlite3.Row:
+    """A draft's row, to change it; GameError when it is gone or in the timeline already."""
+    row = db.execute(
+        "SELECT * FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL", (game.id, number)
+    ).fetchone()
+    if row is None:
+        raise GameError(f"there is no photo {number} in this game (it may have been deleted)")
+    if row["confirmed"]:
+        raise GameError("this position is in the timeline already and can no longer change")
+    if _ended(db, game):
+        raise GameError("the game has ended: its photos can no longer change")
+    return cast(sqlite3.Row, row)
+
+
 def save_correction(game: Game, number: int, position: Position, touched: str) -> None:
-    """Replace a draft's position after a player corrected the cell or slot named ``touched``."""
+    """Replace a draft's position after a player corrected the cell or slot named ``touched``;
+    the position before it can be brought back by :func:`step_history`."""
     with transaction() as db:
-        row = db.execute(
-            "SELECT confirmed, touched FROM positions WHERE game_id = ? AND number = ?", (game.id, number)
-        ).fetchone()
-        if row is None:
-            raise GameError(f"there is no position {number} in this game")
-        if row["confirmed"]:
-            raise GameError("this position is in the timeline already and can no longer change")
+        row = _draft_row(db, game, number)
+        history = json.loads(row["history"])
+        history["undo"].append({"position": row["position"], "touched": json.loads(row["touched"])})
+        history["redo"] = []
         names = sorted({*json.loads(row["touched"]), touched})
         db.execute(
-            "UPDATE positions SET position = ?, touched = ? WHERE game_id = ? AND number = ?",
-            (position.dumps(), json.dumps(names), game.id, number),
+            "UPDATE positions SET position = ?, touched = ?, history = ? WHERE id = ?",
+            (position.dumps(), json.dumps(names), json.dumps(history), row["id"]),
         )
+
+
+def step_history(game: Game, number: int, direction: str) -> None:
+    """Undo (``direction`` "undo") the draft's last correction, or redo (``"redo"``) the last undone one."""
+    back = {"undo": "redo", "redo": "undo"}[direction]
+    with transaction() as db:
+        row = _draft_row(db, game, number)
+        history = json.loads(row["history"])
+        if not history[direction]:
+            raise GameError(f"there is nothing to {direction} on this photo")
+        state = history[direction].pop()
+        history[back].append({"position": row["position"], "touched": json.loads(row["touched"])})
+        db.execute(
+            "UPDATE positions SET position = ?, touched = ?, history = ? WHERE id = ?",
+            (state["position"], json.dumps(state["touched"]), json.dumps(history), row["id"]),
+        )
+
+
+def set_turn(game: Game, number: int, turn: int) -> None:
+    """Draw a photo's diagram with ``turn`` quarter turns clockwise (any photo, draft or confirmed)."""
+    with transaction() as db:
+        db.execute(
+            "UPDATE positions SET turn = ? WHERE game_id = ? AND number = ? AND deleted IS NULL",
+            (turn % 4, game.id, number),
+        )
+
+
+def delete_draft(game: Game, number: int) -> None:
+    """Set a draft aside: it leaves the list to review; its number is not given again."""
+    with transaction() as db:
+        row = db.execute(
+            "SELECT id, confirmed FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL",
+            (game.id, number),
+        ).fetchone()
+        if row is None:
+            return  # deleted already: a second tap changes nothing
+        if row["confirmed"]:
+            raise GameError("this photo is in the timeline: only photos still to review can be deleted")
+        db.execute("UPDATE positions SET deleted = ? WHERE id = ?", (now(), row["id"]))
+
+
+def rescan_draft(game: Game, number: int, scanned: Scanned) -> None:
+    """Replace a draft's reading by a new scan of its photo (after the game's colours changed)."""
+    with transaction() as db:
+        row = _draft_row(db, game, number)
+        db.execute(
+            "UPDATE positions SET scan = ?, position = ?, touched = '[]', colours_seen = ?, "
+            """history = '{"undo": [], "redo": []}' WHERE id = ?""",
+            (
+                json.dumps(scanned.scan),
+                scanned.position.dumps(),
+                json.dumps(scanned.colours_seen),
+                row["id"],
+            ),
+        )
+
+
+def recolour(game: Game, renames: dict[str, str]) -> Game:
+    """Give the game other colours (``renames`` old to new, same turn order) before it ends:
+    its players, their links, the positions and the values entered follow."""
+    if not renames:
+        return game
+    with transaction() as db:
+        if _ended(db, game):
+            raise GameError("the game has ended: its colours can no longer change")
+        players = tuple(renames.get(c, c) for c in game.players)
+        if len(set(players)) != len(players):
+            raise GameError("each player needs a colour of their own")
+        db.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(list(players)), game.id))
+        for old, new in renames.items():
+            db.execute("UPDATE seats SET colour = ? WHERE game_id = ? AND colour = ?", (new, game.id, old))
+            db.execute(
+                "UPDATE warrior_values SET colour = ? WHERE game_id = ? AND colour = ?", (new, game.id, old)
+            )
+        rows = db.execute("SELECT id, position FROM positions WHERE game_id = ?", (game.id,)).fetchall()
+        for row in rows:
+            document = json.loads(row["position"])
+            document["players"] = [renames.get(c, c) for c in document["players"]]
+            for warrior in document["warriors"]:
+                warrior["player"] = renames.get(warrior["player"], warrior["player"])
+            db.execute("UPDATE positions SET position = ? WHERE id = ?", (json.dumps(document), row["id"]))
+        db.execute(
+            "DELETE FROM suggestions WHERE position_id IN (SELECT id FROM positions WHERE game_id = ?)",
+            (game.id,),
+        )
+    return reload(game)
+
+
+def cached_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int]) -> dict[str, Any] | None:
+    """The suggestion found before for this player on this position with this hand, if any."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT document FROM suggestions WHERE position_id = ? AND colour = ? AND hand = ?",
+            (snap.id, colour, _hand_key(hand)),
+        )
+        .fetchone()
+    )
+    return None if row is None else dict(json.loads(row["document"]))
+
+
+def keep_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int], document: dict[str, Any]) -> None:
+    with transaction() as db:
+        db.execute(
+            "INSERT OR REPLACE INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?)",
+            (snap.id, colour, _hand_key(hand), json.dumps(document)),
+        )
+
+
+def _hand_key(hand: dict[Cell, int]) -> str:
+    return json.dumps(sorted((cell.name, value) for cell, value in hand.items()))
+
+
+def version(viewer: Viewer) -> str:
+    """A fingerprint of everything this link's pages show: it changes when any of it changes.
+
+    Of the values it takes only how many each player has entered, and the viewer's own."""
+    db = get_db()
+    game = reload(viewer.game)
+    rows = db.execute(
+        "SELECT number, confirmed, position, turn, touched, history FROM positions "
+        "WHERE game_id = ? AND deleted IS NULL ORDER BY number",
+        (game.id,),
+    ).fetchall()
+    counts = db.execute(
+        "SELECT colour, COUNT(*) FROM warrior_values WHERE game_id = ? GROUP BY colour", (game.id,)
+    ).fetchall()
+    mine = sorted((c.name, v) for c, v in warrior_values(game).get(viewer.colour or "", {}).items())
+    state = [
+        game.players,
+        game.ended,
+        [tuple(row) for row in rows],
+        sorted(tuple(row) for row in counts),
+        mine,
+    ]
+    return hashlib.sha256(json.dumps(state).encode()).hexdigest()[:16]
 
 
 def confirm(game: Game, number: int) -> None:
@@ -203,7 +412,8 @@ def confirm(game: Game, number: int) -> None:
         if _ended(db, game):
             raise GameError("the game has ended: its timeline is closed")
         cursor = db.execute(
-            "UPDATE positions SET confirmed = ? WHERE game_id = ? AND number = ? AND confirmed IS NULL",
+            "UPDATE positions SET confirmed = ? WHERE game_id = ? AND number = ? AND confirmed IS NULL "
+            "AND deleted IS NULL",
             (now(), game.id, number),
         )
         if cursor.rowcount == 0 and snapshot(game, number) is None:

@@ -6,6 +6,7 @@ the photo routes scan the sample photos for real.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import struct
@@ -21,7 +22,8 @@ from positions import document
 from werkzeug.test import TestResponse
 
 from calibration.profile import default_profile
-from engine.position import Position
+from engine.board import Cell
+from engine.position import Position, Warrior
 from webui import store
 from webui.app import create_app
 from webui.cli import main
@@ -95,7 +97,9 @@ def put_position(app: Flask, host: str, doc: dict[str, Any], *, confirm: bool = 
     with app.test_request_context():
         viewer = store.find_viewer(token(host))
         assert viewer is not None
-        number = store.add_snapshot(viewer.game, "none.upload", "none.jpg", {}, Position.from_json(doc))
+        number = store.add_snapshot(
+            viewer.game, store.Scanned("none.upload", "none.jpg", {}, Position.from_json(doc))
+        )
         if confirm:
             store.confirm(viewer.game, number)
     return number
@@ -127,17 +131,32 @@ def shown_values(page: str, colour: str) -> list[str]:
     return [v for group in groups for v in re.findall(r'<text class="value"[^>]*>(\d)</text>', group)]
 
 
+def offered_values(page: str) -> list[str]:
+    """The values a player's page offers for their warriors: what is left of their supply."""
+    found = re.search(r'data-offered="([\d,]*)"', page)
+    assert found, "no values offered"
+    return [v for v in found[1].split(",") if v]
+
+
+def own_cells(page: str) -> list[str]:
+    """The cells of the page's player's warriors, which take a value when tapped."""
+    return re.findall(r'<g class="cell[^"]* own" data-target="(\w+)"', page)
+
+
 def enter(client: FlaskClient, game: str, cell: str, value: str) -> TestResponse:
     return post(client, game + "/values", {"cell": cell, "value": value})
 
 
 def error_of(answer: TestResponse) -> str:
-    """The sentence of a refused request: the JSON error, or the page's alert."""
+    """The sentence of a refused request: the JSON error, or the page's alert, which is a sentence
+    (a capital, a full stop), given back with its first letter small to compare with the message."""
     if answer.is_json:
         return str(answer.get_json()["error"])
     found = re.search(r'class="error" role="alert">([^<]*)<', answer.get_data(as_text=True))
     assert found, answer.get_data(as_text=True)[:500]
-    return found[1]
+    text = html.unescape(found[1])
+    assert text[0].isupper() and text.endswith("."), text
+    return text[0].lower() + text[1:]
 
 
 def no_traceback(answer: TestResponse) -> None:
@@ -439,7 +458,9 @@ def test_doubtful_readings_are_marked_until_corrected(client: FlaskClient, app: 
         viewer = store.find_viewer(token(host))
         assert viewer is not None
         scan = {"confidence": {"cells": {"c3": 0.4}, "slots": {"a5|b5": 0.5}, "gold": {}}}
-        number = store.add_snapshot(viewer.game, "x", "y", scan, Position.from_json(SMALL_GAME))
+        number = store.add_snapshot(
+            viewer.game, store.Scanned("x", "y", scan, Position.from_json(SMALL_GAME))
+        )
     page = client.get(f"{host}/positions/{number}").get_data(as_text=True)
     assert page.count('class="doubt"') == 1 and "wall doubtful" in page
     taps(client, host, number, "c3")
@@ -510,11 +531,11 @@ def test_each_player_enters_values_from_their_unused_supply_and_nobody_else_sees
     host, links = ended_game(client, app)
     orange, blue = links["orange"], links["blue"]
     page = client.get(orange).get_data(as_text=True)
-    offered = re.findall(r'class="value-choice">(\d)<', page)
-    assert offered == ["1", "2", "3", "4", "5"] * 2  # both warriors, the whole 2-player supply
+    assert offered_values(page) == ["1", "2", "3", "4", "5"]  # the whole 2-player supply
+    assert own_cells(page) == ["a5", "a4"]  # both warriors, to tap on the board
     assert enter(client, orange, "a5", "5").status_code == 303
     page = client.get(orange).get_data(as_text=True)
-    assert re.findall(r'class="value-choice">(\d)<', page) == ["1", "2", "3", "4"]  # the 5 is used
+    assert offered_values(page) == ["1", "2", "3", "4"]  # the 5 is used
     answer = enter(client, orange, "a4", "5")
     assert answer.status_code == 409 and "no warrior of value 5 left" in error_of(answer)
     enter(client, orange, "a4", "4")
@@ -582,7 +603,7 @@ def test_the_reveal_shows_each_territory_and_the_winner(client: FlaskClient, app
     enter(client, links["orange"], "a5", "2")
     enter(client, links["blue"], "h1", "2")
     page = client.get(host).get_data(as_text=True)
-    rows = re.findall(r"<tr><td>([A-Z]) \((\d+) cells\)</td><td>(\d+)</td>", page)
+    rows = re.findall(r'<tr><th scope="row">([A-Z]) <small>(\d+) cells</small></th><td>(\d+)</td>', page)
     assert rows == [("A", "20", "18"), ("B", "20", "22")]
     assert "blue wins with 22 gold." in page
     assert 'fill="#' in page and 'class="label"' in page
@@ -660,9 +681,7 @@ def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> No
     post(client, host + "/positions/1/confirm")
     post(client, host + "/end")
     links = player_links(client, host)
-    purple_cell = re.findall(
-        r'class="value-form" data-cell="(\w+)"', client.get(links["purple"]).get_data(as_text=True)
-    )[0]
+    purple_cell = own_cells(client.get(links["purple"]).get_data(as_text=True))[0]
     enter(client, links["purple"], purple_cell, "3")
     before = client.get(host).get_data(as_text=True)
 
@@ -687,9 +706,10 @@ def test_a_player_asks_for_a_suggestion_on_their_own_page(client: FlaskClient, a
     enter(client, orange, "a5", "1")
     enter(client, orange, "a4", "1")
     answer = post(client, orange + "/suggest")
-    assert answer.status_code == 200
-    page = answer.get_data(as_text=True)
-    assert page.count("<li>") >= 1 and "Suggested for orange" in page
+    assert answer.status_code == 303
+    page = client.get(orange).get_data(as_text=True)
+    assert page.count("<li") >= 1 and "Suggested for orange" in page
+    assert client.get(orange).get_data(as_text=True) == page  # the same moves on a reload
     assert 'class="suggested' in page or "wall suggested" in page or "pass" in page
     assert 'id="suggest"' not in client.get(host).get_data(as_text=True)  # the host has no button
     assert post(client, host + "/suggest").status_code == 400
@@ -840,3 +860,85 @@ def test_the_database_is_in_wal_mode(app: Flask) -> None:
 
     with sqlite3.connect(app.config["DATABASE"]) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# --------------------------------------------------------------------------- the palette, history, drafts
+
+
+def test_a_tool_places_on_a_cell_and_undo_and_redo_step_through(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    fetch = {"X-Requested-With": "fetch"}
+    path = f"{host}/positions/{number}"
+    assert post(client, path + "/tap", {"target": "c3", "tool": "blue"}, headers=fetch).status_code == 200
+    assert stored(app, host, number).warrior_at(Cell.parse("c3")) == Warrior(Cell.parse("c3"), "blue", None)
+    post(client, path + "/tap", {"target": "a5", "tool": "orange"}, headers=fetch)  # the same colour: away
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")) is None
+    post(client, path + "/undo", headers=fetch)
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")) is not None
+    post(client, path + "/undo", headers=fetch)
+    assert stored(app, host, number) == Position.from_json(SMALL_GAME)
+    answer = post(client, path + "/undo", headers=fetch)
+    assert (
+        answer.status_code == 409 and answer.get_json()["error"] == "There is nothing to undo on this photo."
+    )
+    post(client, path + "/redo", headers=fetch)
+    assert stored(app, host, number).warrior_at(Cell.parse("c3")) is not None
+    answer = post(client, path + "/tap", {"target": "c3", "tool": "gold"}, headers=fetch)
+    assert (
+        answer.status_code == 400 and "Gold only lies on the eight gold cells" in answer.get_json()["error"]
+    )
+
+
+def test_a_confirmed_photo_refuses_a_tap_with_a_sentence_for_the_script(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME)
+    answer = taps(client, host, number, "c3")
+    assert answer.status_code == 409 and answer.is_json
+    assert answer.get_json()["error"].startswith("This position is in the timeline already")
+
+
+def test_a_deleted_draft_leaves_the_game_and_its_number_is_not_given_again(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    assert f"Photo {number}," in client.get(host).get_data(as_text=True)
+    assert post(client, f"{host}/positions/{number}/delete").status_code == 303
+    assert f"Photo {number}," not in client.get(host).get_data(as_text=True)
+    assert client.get(f"{host}/positions/{number}").status_code == 404
+    assert put_position(app, host, SMALL_GAME) == number + 1
+    assert post(client, f"{host}/positions/{number + 1}/delete").status_code == 409  # confirmed: kept
+
+
+def test_the_turn_and_the_fingerprint_change_together(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    number = put_position(app, host, SMALL_GAME, confirm=False)
+    before = client.get(host + "/live").get_json()["version"]
+    assert 'data-turn="0"' in client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    post(client, f"{host}/positions/{number}/turn")
+    assert 'data-turn="1"' in client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert client.get(host + "/live").get_json()["version"] != before
+    assert client.get(host).headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_takes_the_colours_its_photo_shows(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("orange", "green"))
+    send_photo(client, host, (SAMPLES / "samples-0003.jpg").read_bytes())  # green and blue warriors
+    page = client.get(host + "/positions/1").get_data(as_text=True)
+    assert "colours are not the game" in page and "Play with blue and green instead" in page
+    assert post(client, host + "/positions/1/colours").status_code == 303
+    assert client.get("/api/games/" + token(host)).get_json()["players"] == ["blue", "green"]
+    assert set(player_links(client, host)) == {"blue", "green"}
+    assert {w.player for w in stored(app, host, 1).warriors} == {"blue", "green"}
+    assert "colours are not the game" not in client.get(host + "/positions/1").get_data(as_text=True)
+
+
+def test_the_same_photo_sent_twice_makes_one_draft(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    first = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    again = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert first.status_code == again.status_code == 303 and first.location == again.location
+    assert client.get(host).get_data(as_text=True).count('class="draft"') == 1

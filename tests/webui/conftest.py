@@ -1,0 +1,45 @@
+"""Fixtures of the real-browser tests (:mod:`phones`): the server, Chromium, the steps looked at."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phones import CHROMIUM, CHROMIUM_ARGS, Server, Steps, playwright_or_skip
+
+from webui.serve import make_server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """The app under waitress on a free port, in a thread."""
+    data = tmp_path / "data"
+    served = make_server("127.0.0.1", 0, data)
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    yield Server(f"http://127.0.0.1:{served.effective_port}", data)
+    served.task_dispatcher.shutdown()
+    served.close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    sync_playwright = playwright_or_skip()
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def steps(tmp_path: Path, request: pytest.FixtureRequest) -> Steps:
+    folder = Path(os.environ.get("ARMADORA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return Steps(folder, re.sub(r"[^\w-]+", "-", request.node.name.removeprefix("test_")).strip("-"))
