@@ -45,6 +45,7 @@ from vision.read.assemble import ASSEMBLE_PARAMS, Assembled, AssembleParams, ass
 from vision.read.cells import (
     CELL_PARAMS,
     CellParams,
+    CellReading,
     CellSigns,
     cell_pixels,
     cell_signs,
@@ -57,6 +58,7 @@ from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_vie
 from vision.read.slots import (
     SLOT_PARAMS,
     SlotParams,
+    SlotReading,
     estimate_wood,
     leans_mm,
     palisade_mask,
@@ -128,6 +130,21 @@ SCAN_PARAMS = ScanParams()
 
 
 @dataclass(frozen=True, eq=False)
+class Readings:
+    """What the readers said of one photo, before the rules tie it into one position: enough to
+    assemble it again for other players (:func:`reassemble`) without reading the photo again."""
+
+    cells: CellReading
+    slots: SlotReading
+    gold: dict[Cell, tuple[int | None, float]]
+    #: The share of each cell and slot under clipped glare, or None.
+    glare: tuple[FloatArray, FloatArray] | None
+    #: Read with looks improvised from the photo: no profile of its copy was given.
+    unknown: bool
+    params: ScanParams
+
+
+@dataclass(frozen=True, eq=False)
 class Scan:
     """What one photo showed: the position, how sure each part is, what to look at, and the timings."""
 
@@ -137,6 +154,7 @@ class Scan:
     located: Located
     image: Image
     timing_ms: dict[str, float] = field(default_factory=dict)
+    readings: Readings | None = None
 
     @property
     def warnings(self) -> tuple[Problem, ...]:
@@ -353,16 +371,36 @@ def scan_image(
             replace(signs, shares=shares), tuple(name for name in targets if name != "gold"), occupied
         )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
+    glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
+    readings = Readings(cells, slots, gold, glare, unknown, params)
     with timer.stage("assemble"):
-        glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
-        assembled = assemble(
-            cells, slots, gold, players=players, variant=variant, glare=glare,
-            glare_params=params.glare, params=params.assemble,
-        )  # fmt: skip
-        report = check(assembled.position)
-    if unknown:
+        assembled, report = _assemble(readings, players, variant)
+    return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
+
+
+def _assemble(
+    readings: Readings, players: tuple[str, ...] | None, variant: str
+) -> tuple[Assembled, CheckReport]:
+    params = readings.params
+    assembled = assemble(
+        readings.cells, readings.slots, readings.gold, players=players, variant=variant,
+        glare=readings.glare, glare_params=params.glare, params=params.assemble,
+    )  # fmt: skip
+    if readings.unknown:
         assembled = replace(assembled, warnings=(UNKNOWN_COPY, *assembled.warnings))
-    return Scan(assembled.position, assembled, report, view.located, image, timer.ms)
+    return assembled, check(assembled.position)
+
+
+def reassemble(result: Scan, players: tuple[str, ...] | None, variant: str = "armadora") -> Scan:
+    """The same photo's reading for other players (None: the colours the photo shows), without
+    reading the photo again: only the rules' last step depends on who plays.
+
+    A :class:`Scan` made without its readings (never by :func:`scan`) cannot be reassembled.
+    """
+    if result.readings is None:
+        raise ValueError("this scan keeps no readings to assemble again")
+    assembled, report = _assemble(result.readings, players, variant)
+    return replace(result, position=assembled.position, assembled=assembled, check=report)
 
 
 def hidden_cells(profile: Looks) -> list[Cell]:

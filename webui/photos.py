@@ -26,7 +26,7 @@ from vision.debug import debug_image
 from vision.geometry import PITCH_MM, cell_centre_mm, cell_origin_mm
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError, project
-from vision.scan import Scan, scan
+from vision.scan import Scan, reassemble, scan
 from webui.store import Scanned
 
 #: The largest request accepted: a phone photo as the camera writes it, with room to spare.
@@ -152,12 +152,8 @@ def cell_outlines(result: Scan, scale: float) -> dict[str, Any]:
     return {"size": [round(width * scale), round(height * scale)], "cells": corners}
 
 
-def colours_seen(data: bytes, profile: str | None, variant: str) -> dict[str, int]:
-    """How many warriors of each colour the photo shows, read without the game's colours."""
-    try:
-        free = read_photo(data, profile, None, variant)
-    except InputError:
-        return {}
+def colours_seen(free: Scan) -> dict[str, int]:
+    """How many warriors of each colour a photo read without the game's colours shows."""
     seen: dict[str, int] = {}
     for warrior in free.position.warriors:
         seen[warrior.player] = seen.get(warrior.player, 0) + 1
@@ -169,9 +165,12 @@ def scan_for_game(
 ) -> Scanned:
     """Scan a photo sent to a game and keep it: the draft's reading, its diagram's turn, where its cells
     are in the grid photo, and the colours it shows, to compare with the game's."""
-    result = read_photo(data, profile, players, variant)
+    # Read once without the game's colours, to compare them with the photo's; only the rules'
+    # last step depends on who plays, so the game's reading is that step again.
+    free = read_photo(data, profile, None, variant)
+    result = reassemble(free, players, variant)
     upload, grid, scale = keep_photos(game_id, data, result)
-    seen = colours_seen(data, profile, variant)
+    seen = colours_seen(free)
     return Scanned(
         upload,
         grid,

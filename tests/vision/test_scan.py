@@ -24,7 +24,7 @@ from engine.position import Position
 from vision.bench.metrics import compare
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
-from vision.scan import scan
+from vision.scan import reassemble, scan
 
 pytestmark = pytest.mark.slow  # reads every sample photo at full size
 
@@ -232,3 +232,15 @@ def test_bench_scan_reports_the_figures(capsys: pytest.CaptureFixture[str], tmp_
     assert summary["cells"] == summary["slots"] == summary["exact_boards"] == 1.0
     assert summary["no_board_answered"] == 1 and not summary["crashes"]
     assert summary["median_s"] > 0
+
+
+@pytest.mark.parametrize(
+    "players", [("purple", "green"), ("green", "orange"), ("orange", "blue", "green")], ids="-".join
+)
+def test_a_reading_reassembled_for_other_players_is_the_scan_for_them(players: tuple[str, ...]) -> None:
+    data = (SAMPLES / "samples-0000.jpg").read_bytes()
+    again = reassemble(scan(data, players=None), players)
+    direct = scan(data, players=players)
+    assert again.position == direct.position
+    assert again.confidence_json() == direct.confidence_json()
+    assert [w.to_json() for w in again.warnings] == [w.to_json() for w in direct.warnings]
