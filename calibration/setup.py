@@ -83,7 +83,7 @@ SAME_COLOUR_DELTA_E = 10.0
 class SetupError(ValueError):
     """A setup photo that cannot teach a copy; ``code`` for programs, the message for people.
 
-    Codes: ``no_board``, ``gold_missing``, ``gold_elsewhere``, ``corner_empty``, ``same_colour``,
+    Codes: ``no_board``, ``gold_missing``, ``corner_empty``, ``same_colour``,
     ``players``.
     """
 
@@ -213,13 +213,14 @@ def _tokens_mm(fit: GridFit) -> FloatArray:
 
 
 def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
+    """Refuse a setup whose gold is not on the gold cells, saying where it seems to be instead.
+
+    The box holds eight gold tokens: with one on every gold cell, a round gold shape elsewhere is
+    the art's (autumn tree crowns, suns), never a ninth token, and does not refuse the setup.
+    """
     missing = [cell.name for cell in GOLD_CELLS if share[cell.number] < GOLD_MIN_SHARE]
-    if missing:
-        raise SetupError(
-            "gold_missing",
-            f"gold not on the gold cells: no gold token on {', '.join(missing)} "
-            f"(the gold goes on {', '.join(c.name for c in GOLD_CELLS)})",
-        )
+    if not missing:
+        return
     gold_numbers = {cell.number for cell in GOLD_CELLS}
     elsewhere = sorted(
         {
@@ -229,11 +230,13 @@ def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
             and any(np.hypot(*(p - cell_centre_mm(cell))) < TOKEN_OFF_CENTRE_MM for p in tokens_mm)
         }
     )
-    if elsewhere:
-        raise SetupError(
-            "gold_elsewhere",
-            f"a gold token where no gold belongs: {', '.join(elsewhere)} (only the 8 gold cells hold gold)",
-        )
+    seen = f"; a gold token seems to lie on {', '.join(elsewhere)} instead" if elsewhere else ""
+    raise SetupError(
+        "gold_missing",
+        f"gold not on the gold cells: no gold token on {', '.join(missing)}{seen} "
+        f"(the 8 gold tokens go on {', '.join(c.name for c in GOLD_CELLS)}; retake the photo once "
+        "they are there, the whole board in view)",
+    )
 
 
 def _corner_colours(pixels: Floats, white: FloatArray, looks: FloatArray) -> list[FloatArray]:

@@ -165,6 +165,34 @@ def test_a_bad_setup_is_refused_saying_what_is_missing(
     assert words in str(refused.value)
 
 
+def _with_gold_disc(data: bytes, homography: np.ndarray, cell: Cell) -> bytes:
+    """The photo (upright, at full size as calibration loads it) with a round token-sized gold shape
+    painted on ``cell``, the way an autumn copy's tree crowns lie in its art."""
+    image = load_photo(data, min_long_side=1 << 20).image.copy()
+    x, y = cell_centre_mm(cell)
+    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+    for radius, bgr in ((15.0, (30, 110, 160)), (13.0, (42, 166, 212))):
+        ring = np.stack([x + radius * np.cos(angles), y + radius * np.sin(angles)], axis=-1)
+        points = cv2.perspectiveTransform(ring[None], homography)[0]
+        cv2.fillPoly(image, [np.round(points).astype(np.int32)], bgr, lineType=cv2.LINE_AA)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return encoded.tobytes()
+
+
+@pytest.mark.slow
+def test_round_gold_art_off_the_gold_cells_does_not_refuse_a_setup_with_its_eight_tokens(
+    setup_photo: Callable[..., RenderedPhoto], learnt: Calibration
+) -> None:
+    # The box holds eight gold tokens: with one on every gold cell, a ninth gold disc is art.
+    painted = _with_gold_disc(setup_photo().data, learnt.homography, Cell(0, 1))
+    assert list(calibrate(painted, name=COPY.name).profile.colours) == list(learnt.profile.colours)
+    # With a gold cell bare, the same shape is named as where its token seems to lie.
+    moved = setup_photo(gold_elsewhere=True)
+    with pytest.raises(SetupError, match="no gold token on d5"):
+        calibrate(moved.data)
+
+
 def _setup_discs(corners: list[tuple[float, float, float]], washed: int) -> np.ndarray:
     """Cell discs (BGR, white 1) of a setup: mottled art, ``washed`` empty cells lost to glare's
     white, and on the corners in turn the colours ``corners`` (the rest bare art)."""
