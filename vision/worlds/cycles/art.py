@@ -22,7 +22,9 @@ from vision.worlds.cycles.kit import RGB, Kit
 
 PX_PER_MM = 5.0
 TOKEN_PX_PER_MM = 8.0
-REFERENCE_ART = Path("/work/shared/board/reference-board.png")
+#: The kit's reference art as the spec ships it, in the shared folder beside the project's
+#: checkout (``ARMADORA_REFERENCE_ART`` names another file).
+REFERENCE_ART = Path(__file__).resolve().parents[3].parent / "shared" / "board" / "reference-board.png"
 REFERENCE_ART_ENV = "ARMADORA_REFERENCE_ART"
 
 
@@ -120,7 +122,9 @@ def reference_face() -> NDArray[Any]:
     path = Path(os.environ.get(REFERENCE_ART_ENV, str(REFERENCE_ART)))
     bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if bgr is None:
-        raise FileNotFoundError(f"reference board art not found: {path}")
+        raise FileNotFoundError(
+            f"reference board art not found: {path} (set {REFERENCE_ART_ENV} to the kit's reference art)"
+        )
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
