@@ -23,11 +23,11 @@ from functools import cache
 from typing import Any
 
 from engine.game import GameState, shuffled_gold
+from engine.knowledge import Knowledge
 from engine.players import Player, make_player
 from engine.position import sides_of
 from engine.ratings import elo, wilson
 from engine.scoring import score
-from engine.view import View
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -67,7 +67,7 @@ def play_game(seats: Sequence[str], seed: int, seconds: float, kernel: str | Non
     while not state.is_over:
         p = state.to_move
         start = time.perf_counter()
-        move = _player(seats[p], kernel).choose(View.of(state, colours[p]), seconds, streams[p])
+        move = _player(seats[p], kernel).choose(Knowledge.of(state, colours[p]), seconds, streams[p])
         thinking[p] += time.perf_counter() - start
         state = state.play(move)
         turns += 1

@@ -9,7 +9,7 @@ owner's full supply, whatever the view may know about it.
 >>> from engine.kernel import load
 >>> k = load("python")
 >>> state = GameState.new(("orange", "blue"), GOLD_VALUES).play(PlaceWarrior(Cell(2, 2), 5))
->>> st = kernel_state(k, View.of(state, "blue"))
+>>> st = kernel_state(k, Knowledge.of(state, "blue"))
 >>> st[k.core.S_ME], st[k.core.S_HIDDEN], st[k.core.S_POOL + 4]
 (1, 262144, 1)
 >>> decode(k.core.K_WARRIOR, 18, 3)
@@ -26,18 +26,18 @@ import engine.kernel_core as core
 from engine.board import CELLS, GOLD_CELLS, SLOTS
 from engine.game import Build, Move, Pass, PlaceWarrior
 from engine.kernel import Kernel
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.supply import supply_for
-from engine.view import View, ViewError
 
 
-def kernel_state(kernel: Kernel, view: View) -> Any:
+def kernel_state(kernel: Kernel, view: Knowledge) -> Any:
     """The kernel's state of the game for the player to move, who must know all their own values."""
     state = view.state
     me = state.to_move
     if state.is_over:
-        raise ViewError("the game is over")
+        raise KnowledgeError("the game is over")
     if not view.knows(state.player):
-        raise ViewError(f"the values of {state.player}'s warriors are not known here")
+        raise KnowledgeError(f"the values of {state.player}'s warriors are not known here")
     st = kernel.ints(core.STATE_SIZE)
     core.new_game(st, len(state.players), int(state.variant == "nuggets"), me)
     for cell, value in zip(GOLD_CELLS, state.gold, strict=True):

@@ -1,13 +1,13 @@
 """The ladder of players behind one interface: random, greedy, pimc and ismcts.
 
-Each sees only a :class:`~engine.view.View` (its own values, nobody else's) and
+Each sees only a :class:`~engine.knowledge.Knowledge` (its own values, nobody else's) and
 answers a legal move within its time budget.
 
 >>> import random
 >>> from engine.board import GOLD_VALUES
 >>> from engine.game import GameState
->>> from engine.view import View
->>> view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+>>> from engine.knowledge import Knowledge
+>>> view = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
 >>> rng = random.Random(3)
 >>> [view.state.why_illegal(make_player(n, kernel="python").choose(view, 0.05, rng)) for n in PLAYERS]
 [None, None, None, None]
@@ -23,8 +23,8 @@ import engine.kernel_core as core
 from engine.encoding import decode, kernel_state
 from engine.game import Move, random_move
 from engine.kernel import load
+from engine.knowledge import Knowledge
 from engine.search import suggest
-from engine.view import View
 
 GREEDY_DRAWS = 8
 MAX_MOVES = 3 * 512
@@ -35,7 +35,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move: ...
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move: ...
 
 
 class RandomPlayer:
@@ -46,7 +46,7 @@ class RandomPlayer:
     def __init__(self, kernel: str | None = None) -> None:
         """No kernel needed: the rules' own move lists do."""
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         return random_move(view.state, rng)
 
 
@@ -73,7 +73,7 @@ class GreedyPlayer(_KernelPlayer):
         self.dets = self.kernel.ints(GREEDY_DRAWS * core.STATE_SIZE)
         self.out = self.kernel.ints(3)
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         c = self.kernel.core
         root = kernel_state(self.kernel, view)
         c.seed_rng(self.rng, rng.getrandbits(32))
@@ -89,7 +89,7 @@ class PimcPlayer(_KernelPlayer):
 
     name = "pimc"
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         k = self.kernel
         c = k.core
         root = kernel_state(k, view)
@@ -124,7 +124,7 @@ class IsmctsPlayer:
     def __init__(self, kernel: str | None = None) -> None:
         self.kernel = kernel
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         return suggest(view, seconds, seed=rng.getrandbits(31), kernel=self.kernel).move
 
 

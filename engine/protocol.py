@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 
 from engine.board import GOLD_VALUES, Cell, Slot
 from engine.game import Build, GameState, IllegalMove, Move, Pass, PlaceWarrior
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.search import DEFAULT_SECONDS, Mapper, suggest
-from engine.view import View, ViewError
 
 COMMANDS = ("newgame", "gold", "play", "genmove", "time", "quit")
 
@@ -77,7 +77,7 @@ class Session:
         self.finished = False
         self.players: tuple[str, ...] = ()
         self.variant = "armadora"
-        self.view: View | None = None
+        self.view: Knowledge | None = None
         self.known: set[str] = set()  # colours whose values the engine is told
         self.hidden: set[str] = set()  # colours whose values it is not
 
@@ -95,7 +95,7 @@ class Session:
             if command not in handlers:
                 raise ProtocolError(f"unknown command {command!r} ({', '.join(COMMANDS)})")
             return "= " + handlers[command](args)
-        except (ProtocolError, IllegalMove, ViewError) as err:
+        except (ProtocolError, IllegalMove, KnowledgeError) as err:
             return f"? {err}"
 
     def _newgame(self, args: list[str]) -> str:
@@ -126,7 +126,7 @@ class Session:
             state = GameState.new(self.players, _gold_values(args), self.variant)
         except ValueError as err:
             raise ProtocolError(str(err)) from None
-        self.view = View(state, 0)
+        self.view = Knowledge(state, 0)
         return ""
 
     def _time(self, args: list[str]) -> str:
@@ -143,7 +143,7 @@ class Session:
         self.finished = True
         return ""
 
-    def _turn(self, colour: str) -> View:
+    def _turn(self, colour: str) -> Knowledge:
         """The view, once checked that ``colour`` is to move."""
         if self.view is None:
             raise ProtocolError("no game: send newgame and gold first")

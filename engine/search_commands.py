@@ -20,12 +20,12 @@ from engine.encoding import kernel_state
 from engine.game import GameState
 from engine.kernel import BACKENDS, load
 from engine.kernel_core import SCRATCH_SIZE, STATE_SIZE
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.players import PLAYERS
 from engine.position import Position, PositionError
 from engine.protocol import Session
 from engine.samples import sample_text
 from engine.search import DEFAULT_SECONDS, Suggestion, prepare, suggest
-from engine.view import View, ViewError
 from engine.workers import Workers, cores
 
 
@@ -155,8 +155,8 @@ def _run_suggest(args: argparse.Namespace) -> int:
     try:
         position = Position.loads(read_source(args.file))
         passed = [c.strip() for c in args.passed.split(",") if c.strip()]
-        view = View.from_position(position, args.player, passed)
-    except (PositionError, ViewError) as err:
+        view = Knowledge.from_position(position, args.player, passed)
+    except (PositionError, KnowledgeError) as err:
         return _error(str(err))
     budget: dict[str, Any] = {"seconds": args.time, "iterations": args.iterations, "seed": args.seed}
     if args.processes > 1:
@@ -228,8 +228,8 @@ def _run_bench(args: argparse.Namespace) -> int:
     rate = _playouts_per_second(args.kernel)
     print(f"playouts from the start, one core: {rate:,.0f} a second")
     views = {
-        "start": View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange"),
-        "midgame-2p": View.from_position(Position.loads(sample_text("midgame-2p")), "orange"),
+        "start": Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange"),
+        "midgame-2p": Knowledge.from_position(Position.loads(sample_text("midgame-2p")), "orange"),
     }
     with Workers(args.processes, args.kernel) as workers:
         for name, view in views.items():
@@ -257,7 +257,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 def _playouts_per_second(kernel: str | None, seconds: float = 1.0) -> float:
     """Determinized playouts from the start a second, in this process."""
     k = load(kernel)
-    view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+    view = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
     root = kernel_state(k, view)
     work, rng, values, sc, rew = k.ints(STATE_SIZE), k.ints(1), k.ints(16), k.ints(SCRATCH_SIZE), k.floats(4)
     k.core.seed_rng(rng, 1)

@@ -22,9 +22,9 @@ from calibration.profile import REFERENCE_COLOURS
 from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import Position
 from engine.search import suggest
-from engine.view import View, ViewError
 from vision.load import PhotoError
 from webui import diagram, store
 from webui.corrections import tap
@@ -306,8 +306,8 @@ def suggestion(token: str) -> ResponseReturnValue:
     if t.ended:
         raise InputError("the game has ended")
     try:
-        view = View.from_position(t.position, viewer.colour)
-    except ViewError as error:
+        view = Knowledge.from_position(t.position, viewer.colour)
+    except KnowledgeError as error:
         raise InputError(f"no suggestion: {error}") from None
     with _SEARCH_LOCK:
         found = suggest(view, current_app.config["SUGGEST_SECONDS"])

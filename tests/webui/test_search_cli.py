@@ -10,15 +10,15 @@ from test_cli import run, write
 
 from engine import Cell, Position
 from engine.game import Pass
+from engine.knowledge import Knowledge
 from engine.samples import sample_text
-from engine.view import View
 
 MIDGAME = json.loads(sample_text("midgame-2p"))  # orange's values known, blue's hidden
 
 
 def legal(move: str, position: Position, colour: str) -> bool:
     """Whether the move's text names a legal move of the player in the position."""
-    view = View.from_position(position, colour)
+    view = Knowledge.from_position(position, colour)
     moves = [*view.state.legal_moves(), Pass()]
     return move in {str(m) for m in moves}
 

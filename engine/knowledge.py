@@ -1,17 +1,17 @@
 """What a player at the table knows: every placement, their own warriors' values, nobody else's.
 
-A :class:`View` keeps a :class:`~engine.game.GameState` whose hidden warriors carry
+A :class:`Knowledge` keeps a :class:`~engine.game.GameState` whose hidden warriors carry
 stand-in values (the smallest values their owner may still have), so the rules'
 legality tests work unchanged, and a mask of the cells whose values are real.
-Nothing built from a view can see a hidden value: there is none in it.
+Nothing built from it can see a hidden value: there is none in it.
 
 >>> from engine.board import GOLD_VALUES, Cell
 >>> from engine.game import GameState, PlaceWarrior
 >>> state = GameState.new(("orange", "blue"), GOLD_VALUES).play(PlaceWarrior(Cell(2, 2), 5))
->>> view = View.of(state, "blue")
+>>> view = Knowledge.of(state, "blue")
 >>> view.value_at(Cell(2, 2)) is None, view.state.warriors[18]
 (True, (0, 1))
->>> View.of(state, "orange").value_at(Cell(2, 2))
+>>> Knowledge.of(state, "orange").value_at(Cell(2, 2))
 5
 """
 
@@ -26,41 +26,41 @@ from engine.position import Position, Warrior
 from engine.supply import Supply, supply_for, take
 
 
-class ViewError(ValueError):
-    """A view that cannot be built, or a move it cannot take; the message says why."""
+class KnowledgeError(ValueError):
+    """Knowledge that cannot be built, or a move it cannot take; the message says why."""
 
 
 @dataclass(frozen=True)
-class View:
+class Knowledge:
     """A game as seen by whoever knows the values of the warriors on the cells of ``known``."""
 
     state: GameState
     known: int
 
     @classmethod
-    def of(cls, state: GameState, colour: str) -> View:
+    def of(cls, state: GameState, colour: str) -> Knowledge:
         """The game as the player of this colour sees it."""
         p = state.players.index(colour)
         known = sum(CELLS[i].bit for i, w in enumerate(state.warriors) if w is not None and w[0] == p)
         return cls(hide(state, known), known)
 
     @classmethod
-    def from_position(cls, position: Position, colour: str, passed: Sequence[str] = ()) -> View:
+    def from_position(cls, position: Position, colour: str, passed: Sequence[str] = ()) -> Knowledge:
         """The position as the player of ``colour``, to move, sees it; others' values are never read.
 
-        ViewError for an unknown colour, a hidden value of the player's own, or a position
+        KnowledgeError for an unknown colour, a hidden value of the player's own, or a position
         no game can reach.
         """
         players = position.players
         for name in (colour, *passed):
             if name not in players:
-                raise ViewError(f"{name!r} is not a colour of this game ({', '.join(players)})")
+                raise KnowledgeError(f"{name!r} is not a colour of this game ({', '.join(players)})")
         if colour in passed:
-            raise ViewError(f"{colour} has passed and cannot move again")
+            raise KnowledgeError(f"{colour} has passed and cannot move again")
         own = [w for w in position.warriors if w.player == colour]
         unread = [w.cell.name for w in own if w.value is None]
         if unread:
-            raise ViewError(f"{colour}'s own warrior values must be given: {', '.join(unread)}")
+            raise KnowledgeError(f"{colour}'s own warrior values must be given: {', '.join(unread)}")
         known = sum(w.cell.bit for w in own)
         others = [w for w in position.warriors if w.player != colour and w.player in players]
         stand_ins = _stand_ins(others, players)
@@ -74,7 +74,7 @@ class View:
         try:
             state = GameState.from_position(blind, to_move=colour, passed=passed)
         except ValueError as err:
-            raise ViewError(str(err)) from None
+            raise KnowledgeError(str(err)) from None
         return cls(state, known)
 
     def value_at(self, cell: Cell) -> int | None:
@@ -99,13 +99,13 @@ class View:
             if w is not None and w[0] == p and not self.known & CELLS[i].bit
         )
 
-    def play(self, move: Move) -> View:
+    def play(self, move: Move) -> Knowledge:
         """The view after a move whose value, for a warrior, is known."""
         state = self.state.play(move)
         known = self.known | (move.cell.bit if isinstance(move, PlaceWarrior) else 0)
-        return View(state, known)
+        return Knowledge(state, known)
 
-    def play_hidden(self, cell: Cell) -> View:
+    def play_hidden(self, cell: Cell) -> Knowledge:
         """The view after the player to move put a face-down warrior of unknown value on ``cell``."""
         state = self.state
         supply = state.supplies[state.to_move]
@@ -113,7 +113,7 @@ class View:
         reason = "no warrior is left" if stand_in is None else state.why_illegal(PlaceWarrior(cell, stand_in))
         if stand_in is None or reason is not None:
             raise IllegalMove(f"{state.player} cannot place a warrior on {cell.name}: {reason}")
-        return View(state.play(PlaceWarrior(cell, stand_in)), self.known)
+        return Knowledge(state.play(PlaceWarrior(cell, stand_in)), self.known)
 
 
 def hide(state: GameState, known: int) -> GameState:
@@ -144,7 +144,7 @@ def _stand_ins(hidden: Sequence[Warrior], players: Sequence[str]) -> list[Warrio
         supply = supplies[w.player]
         value = next((v for v in range(1, 6) if supply[v - 1]), None)
         if value is None:
-            raise ViewError(f"{w.player} has more warriors on the board than a supply holds")
+            raise KnowledgeError(f"{w.player} has more warriors on the board than a supply holds")
         supplies[w.player] = take(supply, value)
         out.append(Warrior(w.cell, w.player, value))
     return out
