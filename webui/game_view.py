@@ -8,8 +8,8 @@ from typing import Any
 from calibration.profile import REFERENCE_COLOURS
 from engine.board import Cell
 from engine.check import CheckReport, check
-from engine.commands import score_document
 from engine.position import Position
+from engine.report import score_document
 from engine.scoring import Score, ScoringError, score
 from webui import store
 from webui.photos import load_profile_text
