@@ -134,7 +134,7 @@ class GameState:
         warriors: list[tuple[int, int] | None] = [None] * len(CELLS)
         supplies = [supply_for(len(players))] * len(players)
         occupied = 0
-        for cell, player, value in position.warriors:
+        for cell, player, value, *_ in position.warriors:
             if value is None:
                 raise ValueError(f"the value of the warrior on {cell.name} must be known to play on")
             p = players.index(player)

@@ -55,6 +55,7 @@ def score_text(result: Score) -> str:
             if t.lost:
                 outcome += f", {t.lost} lost"
         lines.append(f"{head} -> {outcome}")
+        lines += [f"   {adjustment}" for adjustment in t.adjustments]
     lines.append("")
     lines.append("Scores: " + ", ".join(f"{side} {pts}" for side, pts in result.scores.items()))
     if result.unclaimed:
