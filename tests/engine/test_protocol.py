@@ -80,7 +80,11 @@ CORNER = ("NEW", "play orange palisade 0 0 0 1 1 0 1 1", "play blue palisade 2 0
         ((), "play orange pass", "no game: send newgame and gold first"),
         ((), "gold 7 6 6 5 5 4 4 3", "no game: send newgame first"),
         (("newgame armadora orange blue",), "genmove orange", "no game: send newgame and gold first"),
-        ((), "newgame chess orange blue", "variant 'chess' cannot be played yet (armadora, nuggets)"),
+        (
+            (),
+            "newgame chess orange blue",
+            "variant 'chess' is not one of armadora, armadora-advanced, nuggets",
+        ),
         ((), "newgame armadora orange", "newgame <variant> <colour> <colour> [...] [gold v v v v v v v v]"),
         ((), "newgame armadora orange orange " + GOLD, "a colour is listed twice in ('orange', 'orange')"),
         (
