@@ -126,6 +126,7 @@ class ExtraWarrior:
 # The advanced game's moves are dataclasses, not named tuples: a tuple equals any tuple of the same
 # items, and ExtraWarrior(c, v) must differ from PlaceWarrior(c, v), Peek(c) from Arrow(c).
 Power = Peek | Arrow | ExtraPalisade | ExtraWarrior
+POWERS = (Peek, Arrow, ExtraPalisade, ExtraWarrior)
 POWER_OF: dict[str, type[Power]] = {"mage": Peek, "elf": Arrow, "orc": ExtraPalisade, "goblin": ExtraWarrior}
 Move = PlaceWarrior | Build | Pass | Reinforce | Peek | Arrow | ExtraPalisade | ExtraWarrior
 
@@ -454,7 +455,7 @@ class GameState:
             return f"{move} belongs to the advanced game"
         if isinstance(move, Reinforce):
             return self._why_not_reinforce(Cell(*move.cell))
-        if isinstance(move, Peek | Arrow | ExtraPalisade | ExtraWarrior):
+        if isinstance(move, POWERS):
             return self._why_not_power(move)
         return f"not a move: {move!r}"
 
@@ -568,7 +569,7 @@ class GameState:
             state.arrows |= bit
         else:
             state.passed |= 1 << p
-        if isinstance(move, Peek | Arrow | ExtraPalisade | ExtraWarrior):
+        if isinstance(move, POWERS):
             state.powers = _less(self.powers, p)
             state.power_used = True
             return state

@@ -25,9 +25,9 @@ from functools import cache
 from typing import Any
 
 import engine.kernel_core as core
-from engine.board import CELLS, GOLD_VALUES
+from engine.board import GOLD_VALUES
 from engine.encoding import action_move, kernel_state, move_json
-from engine.game import GameState, Move, Pass, PlaceWarrior
+from engine.game import GameState, Move, Pass
 from engine.kernel import Kernel, load, warm_up
 from engine.knowledge import Knowledge
 
@@ -232,10 +232,10 @@ def candidates(view: Knowledge, stats: RootStats, top: int = 3) -> tuple[Candida
 
 
 def _complete(view: Knowledge, action: int, second: int) -> Move:
-    if action < core.A_SLOT and second < 0:  # a cell never followed up: its largest value
+    warrior = action < core.A_SLOT or core.A_GOBLIN <= action < core.A_SEEN
+    if warrior and not core.A_VALUE < second < core.A_REINF:  # a cell never followed up: its largest value
         supply = view.state.supplies[view.state.to_move]
-        value = max((v for v in range(1, 6) if supply[v - 1]), default=1)
-        return PlaceWarrior(CELLS[action], value)
+        second = core.A_VALUE + max((v for v in range(1, 6) if supply[v - 1]), default=1)
     return action_move(action, second)
 
 
@@ -251,15 +251,18 @@ def suggest(
     processes: int = 1,
     starmap: Mapper | None = None,
     kernel: str | None = None,
+    powers: bool = True,
 ) -> Suggestion:
     """The top 3 moves for the player to move, from ``processes`` trees grown side by side.
 
     Give ``seconds`` (anytime: the best so far when time is up) or ``iterations``
     (per tree; reproducible at a fixed seed). ``starmap`` runs the trees (a
-    process pool's), else they run one after another here.
+    process pool's), else they run one after another here. In the advanced game the
+    answer may be a power, after which the same player asks again for the action;
+    ``powers`` false never uses one.
     """
     k = load(kernel)
-    state = [int(x) for x in kernel_state(k, view)]
+    state = [int(x) for x in kernel_state(k, view, powers=powers)]
     budget = None if iterations is not None else seconds
     jobs = [(state, budget, seed * 7919 + n, iterations, k.name) for n in range(processes)]
     start = time.perf_counter()

@@ -24,13 +24,6 @@ from engine.supply import supply_for
 PLAYERS = {2: ("orange", "blue"), 3: ("orange", "blue", "green"), 4: ("orange", "green", "blue", "purple")}
 
 
-@pytest.fixture(params=BACKENDS)
-def kernel(request: pytest.FixtureRequest) -> Kernel:
-    if request.param == "numba":
-        pytest.importorskip("numba")
-    return load(request.param)
-
-
 def midgame(seed: int, players: int = 2, moves: int = 24) -> GameState:
     """A game some random moves in (no passes), seeded."""
     rng = random.Random(seed)
