@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import (
-    GOLD_CELLS,
-    GOLD_MASK,
     GOLD_VALUES,
     MIN_TERRITORY,
     TOTAL_PALISADES,
@@ -102,7 +100,7 @@ def _unknown_colours(position: Position) -> list[Problem]:
 
 
 def _warriors_on_gold(position: Position) -> list[Problem]:
-    cells = tuple(w.cell for w in position.warriors if w.cell.bit & GOLD_MASK)
+    cells = tuple(w.cell for w in position.warriors if w.cell.bit & position.gold_mask)
     if not cells:
         return []
     return [Problem("warrior_on_gold", f"warrior on a gold cell: {_names(cells)}", cells)]
@@ -141,13 +139,25 @@ def _gold_problems(position: Position) -> list[Problem]:
     if not position.gold:
         return []
     problems = []
-    stray = tuple(g.cell for g in position.gold if not g.cell.bit & GOLD_MASK)
+    stray = tuple(g.cell for g in position.gold if not g.cell.bit & position.gold_mask)
     if stray:
         problems.append(Problem("gold_off_gold_cell", f"gold on a cell without gold: {_names(stray)}", stray))
     present = {g.cell for g in position.gold}
-    missing = tuple(c for c in GOLD_CELLS if c not in present)
+    missing = tuple(c for c in position.gold_cells if c not in present)
     if missing:
         problems.append(Problem("missing_gold", f"no gold on gold cell(s) {_names(missing)}", missing))
+    if position.markers:  # a Nuggets game's declared markers: each pile has its marker's value
+        declared = {m.cell: m.value for m in position.markers}
+        wrong = tuple(
+            g.cell for g in position.gold if g.value is not None and declared.get(g.cell, g.value) != g.value
+        )
+        if wrong:
+            problems.append(
+                Problem(
+                    "gold_not_marker", f"gold value other than its declared marker's: {_names(wrong)}", wrong
+                )
+            )
+        return problems
     allowed = Counter(GOLD_VALUES)
     counts = Counter(g.value for g in position.gold if g.value is not None)
     for value, count in sorted(counts.items()):
@@ -191,10 +201,11 @@ def _palisade_problems(position: Position) -> list[Problem]:
 def is_full(position: Position, region: int) -> bool:
     """Whether every cell of a territory holds a warrior or gold.
 
+    >>> from engine.board import GOLD_CELLS
     >>> is_full(Position(("orange", "blue")), GOLD_CELLS[0].bit)
     True
     """
-    occupied = GOLD_MASK | sum(w.cell.bit for w in position.warriors)
+    occupied = position.gold_mask | sum(w.cell.bit for w in position.warriors)
     return region & ~occupied == 0
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine.kernel_core as core
-from engine.board import CELLS, GOLD_CELLS, SLOTS
+from engine.board import CELLS, SLOTS
 from engine.game import (
     Arrow,
     Build,
@@ -58,7 +58,9 @@ def kernel_state(kernel: Kernel, view: Knowledge, *, powers: bool = True) -> Any
     st = kernel.ints(core.STATE_SIZE)
     core.new_game(st, len(state.players), int(state.variant == "nuggets"), me)
     st[core.S_GOLD_CELLS] = 0
-    for cell, value in zip(GOLD_CELLS, state.gold, strict=True):
+    for cell, value in zip(state.gold_cells, state.gold, strict=True):
+        if value >= 1 << core.GOLD_PLANES:
+            raise KnowledgeError(f"the search holds gold values below {1 << core.GOLD_PLANES}, not {value}")
         core.set_gold(st, cell.number, value)
     for slot in state.walls:
         core.add_wall(st, slot.number)

@@ -31,7 +31,6 @@ from engine.board import (
     ALL_CELLS_MASK,
     CELLS,
     GOLD_CELLS,
-    GOLD_MASK,
     GOLD_VALUES,
     NUM_SLOTS,
     SLOTS,
@@ -158,7 +157,8 @@ class GameState:
     """
 
     __slots__ = (
-        "arrows", "arrows2", "characters", "face_up", "gold", "occupied", "passed", "players",
+        "arrows", "arrows2", "characters", "face_up", "gold", "gold_cells", "gold_mask", "occupied", "passed",
+        "players",
         "power_used", "powers", "reinforced", "reinforcements", "seen", "supplies", "to_move", "variant",
         "walls", "warriors",
     )  # fmt: skip
@@ -166,6 +166,8 @@ class GameState:
     players: tuple[str, ...]
     variant: str
     gold: tuple[int, ...]
+    gold_cells: tuple[Cell, ...]
+    gold_mask: int
     warriors: tuple[tuple[int, int] | None, ...]
     occupied: int
     walls: Walls
@@ -189,13 +191,17 @@ class GameState:
         gold: Sequence[int],
         variant: str = "armadora",
         characters: Sequence[str] = (),
+        gold_cells: Sequence[Cell] = GOLD_CELLS,
     ) -> GameState:
-        """A game before the first move; ``gold`` lists the values on ``GOLD_CELLS`` in order.
+        """A game before the first move; ``gold`` lists the values on ``gold_cells`` in order.
 
-        The advanced game names each player's character, in turn order.
+        The advanced game names each player's character, in turn order. A Nuggets game may
+        lay its gold-mine markers on other cells, with any positive values.
         """
-        if sorted(gold) != sorted(GOLD_VALUES):
+        gold_cells = tuple(Cell(*c) for c in gold_cells)
+        if gold_cells == GOLD_CELLS and variant != "nuggets" and sorted(gold) != sorted(GOLD_VALUES):
             raise ValueError(f"gold values must be {GOLD_VALUES} in some order, not {tuple(gold)}")
+        _check_markers(variant, gold_cells, tuple(gold))
         if variant not in VARIANTS:
             raise ValueError(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
         players = tuple(players)
@@ -207,6 +213,7 @@ class GameState:
         state = cls._make(
             players, variant, tuple(gold), (None,) * len(CELLS), 0, EMPTY_WALLS, (supply,) * n, 0, 0,
         )  # fmt: skip
+        state._lay_gold(gold_cells)
         if characters:
             state.characters = characters
             state.powers = tuple(STARTING_POWERS[c] for c in characters)
@@ -243,22 +250,28 @@ class GameState:
             warriors[w.cell.number] = (p, w.value)
             supplies[p] = take(supplies[p], w.value)
             occupied |= w.cell.bit
-        gold = {cell: value for cell, value in position.gold if value is not None}
-        if len(gold) != len(GOLD_CELLS):
+        gold = {cell: value for cell, value in position.markers or position.gold if value is not None}
+        gold_cells = position.gold_cells
+        if set(gold) != set(gold_cells):
             raise ValueError("every gold value must be known to play on")
         passed_mask = 0
         for colour in passed:
             passed_mask |= 1 << players.index(colour)
         state = cls._make(
-            players, position.variant, tuple(gold[c] for c in GOLD_CELLS), tuple(warriors), occupied,
+            players, position.variant, tuple(gold[c] for c in gold_cells), tuple(warriors), occupied,
             position.walls, tuple(supplies), 0, passed_mask,
         )  # fmt: skip
+        state._lay_gold(gold_cells)
         if position.variant == "armadora-advanced":
             state._read_tokens(position)
         start = players.index(to_move) if to_move is not None else 0
         state.to_move = state._next_active(start - 1)
         state.power_used = power_used and state.to_move == start
         return state
+
+    def _lay_gold(self, cells: tuple[Cell, ...]) -> None:
+        self.gold_cells = cells
+        self.gold_mask = sum(cell.bit for cell in cells)
 
     def _read_tokens(self, position: Position) -> None:
         """The advanced game's pieces and tokens from a position already checked."""
@@ -311,6 +324,7 @@ class GameState:
         state.characters = state.powers = state.reinforcements = state.seen = ()
         state.arrows = state.arrows2 = state.reinforced = state.face_up = 0
         state.power_used = False
+        state._lay_gold(GOLD_CELLS)
         return state
 
     def _copy(self) -> GameState:
@@ -353,7 +367,7 @@ class GameState:
     @property
     def empty_cells(self) -> int:
         """Mask of the cells where a warrior may go."""
-        return ALL_CELLS_MASK & ~(self.occupied | GOLD_MASK)
+        return ALL_CELLS_MASK & ~(self.occupied | self.gold_mask)
 
     def is_full(self, cell: Cell) -> bool:
         """Whether the territory of a cell has every cell a warrior or gold."""
@@ -371,10 +385,13 @@ class GameState:
             return Warrior(CELLS[i], self.players[w[0]], w[1], bool(self.face_up & bit), arrows,
                            bool(self.reinforced & bit))  # fmt: skip
 
+        gold = tuple(Gold(c, v) for c, v in zip(self.gold_cells, self.gold, strict=True))
+        standard = self.gold_cells == GOLD_CELLS and sorted(self.gold) == sorted(GOLD_VALUES)
         return Position(
             players=self.players,
             variant=self.variant,
-            gold=tuple(Gold(c, v) for c, v in zip(GOLD_CELLS, self.gold, strict=True)),
+            markers=() if standard else gold,
+            gold=gold,
             warriors=tuple(warrior(i, w) for i, w in enumerate(self.warriors) if w is not None),
             palisades=self.walls.slots,
             characters=self.characters,
@@ -463,7 +480,7 @@ class GameState:
         cell = Cell(*cell)
         if not cell.on_board():
             return f"{list(cell)} is off the board"
-        if GOLD_MASK & cell.bit:
+        if self.gold_mask & cell.bit:
             return f"{cell.name} holds gold"
         if self.occupied & cell.bit:
             return f"{cell.name} already holds a warrior"
@@ -585,6 +602,18 @@ class GameState:
             if not self.passed >> q & 1:
                 return q
         return after % n
+
+
+def _check_markers(variant: str, cells: tuple[Cell, ...], values: tuple[int, ...]) -> None:
+    """The gold of a new game: the Armadöra layout, or in Nuggets any markers with positive values."""
+    if cells != GOLD_CELLS and variant != "nuggets":
+        raise ValueError(f"only a nuggets game lays its gold off the Armadöra cells, not {variant}")
+    if len(cells) != len(values) or not cells:
+        raise ValueError(f"{len(values)} gold values for {len(cells)} gold cells")
+    if len(set(cells)) != len(cells) or not all(c.on_board() for c in cells):
+        raise ValueError("gold cells must be distinct cells of the board")
+    if not all(isinstance(v, int) and v >= 1 for v in values):
+        raise ValueError(f"gold values are positive integers, not {values}")
 
 
 def _less(counts: tuple[int, ...], p: int) -> tuple[int, ...]:

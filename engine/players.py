@@ -20,7 +20,7 @@ import time
 from typing import Protocol
 
 import engine.kernel_core as core
-from engine.board import GOLD_CELLS, Cell
+from engine.board import Cell
 from engine.encoding import decode, kernel_state
 from engine.game import Move, Peek, random_move
 from engine.kernel import load
@@ -70,7 +70,7 @@ def _greedy_look(view: Knowledge) -> Peek | None:
     looks = [m for m in state.power_moves() if isinstance(m, Peek) and not view.known & m.cell.bit]
     if not looks:
         return None
-    gold_at = {cell.number: value for cell, value in zip(GOLD_CELLS, state.gold, strict=True)}
+    gold_at = {cell.number: value for cell, value in zip(state.gold_cells, state.gold, strict=True)}
 
     def gold(cell: Cell) -> int:
         region = state.walls.territory_of[cell.number]

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.board import COLS, ROWS, Cell, Slot
+from engine.board import COLS, GOLD_CELLS, ROWS, Cell, Slot
 from engine.walls import Walls
 
 VARIANTS: tuple[str, ...] = ("armadora", "armadora-advanced", "nuggets")
@@ -39,6 +39,7 @@ _KNOWN_KEYS = frozenset(
     {
         "variant",
         "players",
+        "markers",
         "gold",
         "warriors",
         "palisades",
@@ -124,12 +125,14 @@ class Position:
     powers_left: tuple[int | None, ...] = ()
     reinforcements_left: tuple[int | None, ...] = ()
     warrior_extra: Mapping[Cell, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    markers: tuple[Gold, ...] = ()
 
     walls: Walls = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "gold", tuple(sorted(self.gold)))
+        object.__setattr__(self, "markers", tuple(sorted(self.markers)))
         object.__setattr__(self, "warriors", tuple(sorted(self.warriors)))
         object.__setattr__(self, "palisades", frozenset(self.palisades))
         object.__setattr__(self, "walls", Walls.from_slots(self.palisades))
@@ -147,6 +150,19 @@ class Position:
 
     def gold_at(self, cell: Cell) -> Gold | None:
         return next((g for g in self.gold if g.cell == cell), None)
+
+    @property
+    def gold_cells(self) -> tuple[Cell, ...]:
+        """Where the gold lies: a Nuggets game's declared markers, else the Armadöra layout.
+
+        >>> Position(("orange", "blue"), "nuggets", markers=(Gold(Cell(2, 2), 9),)).gold_cells
+        (Cell(row=2, col=2),)
+        """
+        return tuple(m.cell for m in self.markers) if self.markers else GOLD_CELLS
+
+    @property
+    def gold_mask(self) -> int:
+        return sum(cell.bit for cell in self.gold_cells)
 
     def hidden_warriors(self) -> tuple[Warrior, ...]:
         return tuple(w for w in self.warriors if w.value is None)
@@ -176,6 +192,8 @@ class Position:
             warriors=[self._warrior_json(w) for w in self.warriors],
             palisades=[slot.to_json() for slot in sorted(self.palisades, key=lambda s: s.number)],
         )
+        if self.markers:
+            doc["markers"] = [{"cell": list(m.cell), "value": m.value} for m in self.markers]
         for key in ("characters", "powers_left", "reinforcements_left"):
             values = getattr(self, key)
             if values:
@@ -223,12 +241,27 @@ class Position:
                 raise PositionError(f"{where}.cell: {list(cell)} already holds {occupied[cell]}")
             occupied[cell] = where
 
+        markers: list[Gold] = []
+        for n, entry in enumerate(_list(doc, "markers")):
+            where = f"markers[{n}]"
+            entry = _object(entry, where)
+            cell = _cell(entry.get("cell"), f"{where}.cell")
+            value = entry.get("value")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise PositionError(f"{where}.value: a positive integer expected, got {_short(value)}")
+            if any(m.cell == cell for m in markers):
+                raise PositionError(f"{where}.cell: {list(cell)} already holds a marker")
+            markers.append(Gold(cell, value))
+        if markers and variant != "nuggets":
+            raise PositionError(f"markers: only a nuggets game declares its gold-mine markers, not {variant}")
+
         gold = []
         for n, entry in enumerate(_list(doc, "gold")):
             where = f"gold[{n}]"
             entry = _object(entry, where)
             cell = _cell(entry.get("cell"), f"{where}.cell")
-            value = _value(entry.get("value"), f"{where}.value", 3, 7)
+            high = max((m.value or 0 for m in markers), default=7)
+            value = _value(entry.get("value"), f"{where}.value", 1 if markers else 3, high)
             place(cell, where)
             gold.append(Gold(cell, value))
 
@@ -276,7 +309,7 @@ class Position:
         extra = {k: v for k, v in doc.items() if k not in _KNOWN_KEYS}
         return cls(
             players, variant, tuple(gold), tuple(warriors), frozenset(palisades), extra,
-            characters, powers, reinforcements, warrior_extra,
+            characters, powers, reinforcements, warrior_extra, tuple(markers),
         )  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from engine.board import COLS, Cell, cells_of
+from engine.board import Cell, cells_of
 from engine.position import Position, Warrior
 
 Points = int | float
@@ -142,11 +142,11 @@ class Score:
 def score(position: Position) -> Score:
     """Score a finished position; every warrior value and gold value must be known."""
     if not position.gold:
-        raise ScoringError("no gold recorded: list the 8 gold piles with their values")
+        raise ScoringError("no gold recorded: list the gold piles with their values")
     sides = position.sides
     group = {player: n % len(sides) for n, player in enumerate(position.players)}
-    # For each side, then for the gold: the cells holding each value 0..7.
-    by_value = [[0] * 8 for _ in range(len(sides) + 1)]
+    # For each side: the cells of its warriors counting each value 0..7.
+    by_value = [[0] * 8 for _ in sides]
     hidden, strayed, unread = [], [], []
     for w in position.warriors:
         n = group.get(w.player)
@@ -157,11 +157,12 @@ def score(position: Position) -> Score:
             hidden.append(f"{w.cell.name} ({w.player})")
         else:
             by_value[n][strength] |= w.cell.bit
+    gold_at: dict[int, int] = {}  # cell bit -> value (a Nuggets marker may be worth more than 7)
     for cell, value in position.gold:
         if value is None:
             unread.append(cell.name)
         else:
-            by_value[-1][value] |= 1 << (cell[0] * COLS + cell[1])
+            gold_at[cell.bit] = value
     if hidden:
         raise ScoringError(f"{len(hidden)} warrior value(s) still hidden: {', '.join(hidden)}")
     if strayed:
@@ -179,7 +180,7 @@ def score(position: Position) -> Score:
             (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
             for ones, twos, fours in value_planes
         ]
-        gold_total = totals.pop()
+        gold_total = sum(value for bit, value in gold_at.items() if region & bit)
         best = max(totals)
         winners = [n for n, total in enumerate(totals) if total == best] if best and gold_total else []
         share_h = lost_h = 0
