@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from engine.game import GameState, shuffled_gold
+from engine.game import POWERS, GameState, shuffled_gold
+from engine.knowledge import Knowledge
 from engine.players import Player, make_player
-from engine.position import sides_of
+from engine.position import CHARACTERS, sides_of
 from engine.ratings import elo, wilson
 from engine.scoring import score
-from engine.view import View
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -56,21 +56,29 @@ def _player(name: str, kernel: str | None) -> Player:
     return make_player(name, kernel)
 
 
-def play_game(seats: Sequence[str], seed: int, seconds: float, kernel: str | None = None) -> GameResult:
-    """Play one game to the end; each player sees only its own values."""
+def play_game(
+    seats: Sequence[str], seed: int, seconds: float, kernel: str | None = None, variant: str = "armadora"
+) -> GameResult:
+    """Play one game to the end; each player sees only its own values (and what its Mage saw).
+
+    In the advanced game the seed also deals the characters, so that a seat-swapped pair
+    swaps them too. A power and the action after it count as one turn.
+    """
     colours = COLOURS[: len(seats)]
     rng = random.Random(seed)
-    state = GameState.new(colours, shuffled_gold(rng))
+    gold = shuffled_gold(rng)
+    characters = rng.sample(CHARACTERS, len(seats)) if variant == "armadora-advanced" else ()
+    state = GameState.new(colours, gold, variant, characters)
     streams = [random.Random(seed * 1000 + n) for n in range(len(seats))]
     thinking = [0.0] * len(seats)
     turns = 0
     while not state.is_over:
         p = state.to_move
         start = time.perf_counter()
-        move = _player(seats[p], kernel).choose(View.of(state, colours[p]), seconds, streams[p])
+        move = _player(seats[p], kernel).choose(Knowledge.of(state, colours[p]), seconds, streams[p])
         thinking[p] += time.perf_counter() - start
         state = state.play(move)
-        turns += 1
+        turns += not isinstance(move, POWERS)
     result = score(state.to_position())
     sides = sides_of(colours)
     first = result.ranking[0]
@@ -78,17 +86,26 @@ def play_game(seats: Sequence[str], seed: int, seconds: float, kernel: str | Non
     return GameResult(tuple(seats), seed, shares, turns, tuple(thinking))
 
 
-def _job(job: tuple[tuple[str, ...], int, float, str | None]) -> GameResult:
+Job = tuple[tuple[str, ...], int, float, str | None, str]
+
+
+def _job(job: Job) -> GameResult:
     return play_game(*job)
 
 
 def jobs(
-    names: Sequence[str], seats: int, games: int, seconds: float, kernel: str | None, first_seed: int = 1
-) -> list[tuple[tuple[str, ...], int, float, str | None]]:
+    names: Sequence[str],
+    seats: int,
+    games: int,
+    seconds: float,
+    kernel: str | None,
+    first_seed: int = 1,
+    variant: str = "armadora",
+) -> list[Job]:
     """At least ``games`` games, in whole groups of seatings, one seed per group."""
     layouts = seatings(names, seats)
     groups = -(-games // len(layouts))
-    return [(layout, first_seed + g, seconds, kernel) for g in range(groups) for layout in layouts]
+    return [(layout, first_seed + g, seconds, kernel, variant) for g in range(groups) for layout in layouts]
 
 
 Mapper = Callable[[Callable[[Any], GameResult], Iterable[Any]], Iterator[GameResult]]
@@ -104,9 +121,10 @@ def run(
     imap: Mapper | None = None,
     first_seed: int = 1,
     progress: Callable[[int, int, GameResult], None] | None = None,
+    variant: str = "armadora",
 ) -> list[GameResult]:
     """Play the match; ``imap`` spreads the games over worker processes (in any order)."""
-    todo = jobs(names, seats, games, seconds, kernel, first_seed)
+    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant)
     results = imap(_job, todo) if imap is not None else map(_job, todo)
     out = []
     for result in results:

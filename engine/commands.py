@@ -15,12 +15,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from engine.check import CheckReport, check
+from engine.check import check
 from engine.drawing import draw
 from engine.position import Position, PositionError
-from engine.report import check_text, score_text
+from engine.report import check_text, score_document, score_text
 from engine.samples import sample_names, sample_text
-from engine.scoring import Score, ScoringError, score
+from engine.scoring import ScoringError, score
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 DEFAULT_SAMPLE = "endgame-2p"
@@ -110,14 +110,6 @@ def _each(
             print(f"{name}:\n{text}")
         worst = max(worst, code)
     return worst
-
-
-def score_document(result: Score, report: CheckReport) -> dict[str, Any]:
-    """What ``armadora score --json`` prints for a position's score and check (without its ``file``).
-
-    The web page's API answers with the same document.
-    """
-    return {**result.to_json(), "check": report.to_json()}
 
 
 def _run_check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -59,23 +59,56 @@ S_PLANES = 16  # player p: value bit planes at 16 + 3p .. 18 + 3p
 S_HAND = 28  # player p: warriors of value v in hand at 28 + 5p + v - 1
 S_HIDDEN = 48  # player p: cells whose values the searcher does not know, at 48 + p
 S_POOL = 52  # player p: the values those cells and the hand are drawn from, at 52 + 5p + v - 1
-STATE_SIZE = 72
+# The advanced game (S_ADV = 1): characters, tokens and the pieces on the warriors.
+S_ADV = 72
+S_ARROW1 = 73  # warriors carrying one arrow or more
+S_ARROW2 = 74  # warriors carrying two
+S_REINF = 75  # reinforced warriors
+S_CHAR = 76  # player p's character (C_*) at 76 + p
+S_POWERS = 80  # player p's power tokens left at 80 + p
+S_REINF_LEFT = 84  # player p's reinforcement tokens left at 84 + p
+S_USED = 88  # 1 once the player to move has used a power this turn
+S_NOPOWER = 89  # 1: the searcher never uses a power
+S_GOB = 90  # 1 while the value asked for (PHASE_VALUE) is the Goblin's face-up warrior's
+S_FACEUP = 91  # face-up warriors
+S_UNKNOWN = 92  # opponents' warriors whose values the searcher has not seen
+S_GOLD_CELLS = 93  # the cells holding gold (the Armadöra layout, or a Nuggets game's markers)
+S_GOLD_HIGH = 94  # gold bit planes 3..7 (values above 7: Nuggets markers), at 94 .. 98
+GOLD_PLANES = 8
+STATE_SIZE = 99
+
+C_NONE = 0
+C_GOBLIN = 1
+C_ORC = 2
+C_ELF = 3
+C_MAGE = 4
 
 PHASE_TURN = 0
 PHASE_SECOND = 1  # first palisade built: a second one or stop
 PHASE_VALUE = 2  # the searcher chose a cell: its value next
+PHASE_SEEN = 3  # the searcher's Mage looked at a warrior: the value it saw next (an observation)
 
 # Actions of the search tree: a cell, a palisade, pass, stop after one palisade, a value.
 A_SLOT = 40
 A_PASS = 107
 A_STOP = 108
 A_VALUE = 108  # value v is A_VALUE + v
-NUM_ACTIONS = 114
+A_REINF = 114  # the reinforcement on a cell: A_REINF + cell
+A_PEEK = 154  # the Mage's look at a cell
+A_ARROW = 194  # the Elf's arrow on a cell
+A_ORC = 234  # the Orc's extra palisade on a slot: A_ORC + slot
+A_GOBLIN = 301  # the Goblin's face-up warrior on a cell (its value next)
+A_SEEN = 340  # the value the Mage saw: A_SEEN + v
+NUM_ACTIONS = 346
 
 # Full moves as three integers: kind, a, b.
 K_PASS = 0
 K_WARRIOR = 1  # a = cell, b = value
 K_BUILD = 2  # a = slot, b = second slot or -1
+K_REINF = 3  # a = cell
+K_ARROW = 4  # a = cell (a power: the same player moves again)
+K_ORC = 5  # a = slot (a power)
+K_GOBLIN = 6  # a = cell, b = value (a power)
 
 # Tree nodes: NODE_FIELDS integers each.
 N_ACTION = 0
@@ -284,7 +317,7 @@ def slot_touches(st: Ints, i: int) -> int:
 
 
 def empty_cells(st: Ints) -> int:
-    return ALL & ~(st[S_OCC] | GOLD_MASK)
+    return ALL & ~(st[S_OCC] | st[S_GOLD_CELLS])
 
 
 def sides_of(npl: int) -> int:
@@ -298,11 +331,15 @@ def hand_count(st: Ints, p: int) -> int:
 
 
 def gold_in(st: Ints, region: int) -> int:
-    return (
+    total = (
         popcount(region & st[S_GOLD])
         + 2 * popcount(region & st[S_GOLD + 1])
         + 4 * popcount(region & st[S_GOLD + 2])
     )
+    for k in range(GOLD_PLANES - 3):
+        if st[S_GOLD_HIGH + k]:
+            total += (8 << k) * popcount(region & st[S_GOLD_HIGH + k])
+    return total
 
 
 def side_total(st: Ints, region: int, side: int) -> int:
@@ -318,8 +355,35 @@ def side_total(st: Ints, region: int, side: int) -> int:
             + 2 * popcount(region & st[base + 1])
             + 4 * popcount(region & st[base + 2])
         )
+        if st[S_ADV]:
+            mine = region & (st[base] | st[base + 1] | st[base + 2])
+            ones = st[base] & ~st[base + 1] & ~st[base + 2]
+            total += popcount(mine & st[S_REINF]) - popcount(mine & st[S_ARROW1])
+            total -= popcount(mine & st[S_ARROW2] & ~ones)  # a 1 never counts below 0
         p += step
     return total
+
+
+def player_cells(st: Ints, p: int) -> int:
+    """The cells of player ``p``'s warriors (values known or drawn)."""
+    base = S_PLANES + 3 * p
+    return st[base] | st[base + 1] | st[base + 2]
+
+
+def is_full(st: Ints, region: int) -> bool:
+    """Whether every cell of the region holds a warrior or gold."""
+    return region & ~(st[S_OCC] | st[S_GOLD_CELLS]) == 0
+
+
+def opponents_cells(st: Ints, p: int) -> int:
+    """The warriors of the players who do not score with ``p``."""
+    npl = st[S_NPL]
+    step = sides_of(npl)
+    out = 0
+    for q in range(npl):
+        if q % step != p % step:
+            out |= player_cells(st, q)
+    return out
 
 
 # --------------------------------------------------------------------------- state
@@ -336,6 +400,7 @@ def new_game(st: Ints, npl: int, nuggets: int, me: int) -> None:
     st[S_NPL] = npl
     st[S_NUGGETS] = nuggets
     st[S_ME] = me
+    st[S_GOLD_CELLS] = GOLD_MASK
     if npl == 2:
         counts = (11, 2, 1, 1, 1)
     elif npl == 3:
@@ -349,9 +414,22 @@ def new_game(st: Ints, npl: int, nuggets: int, me: int) -> None:
 
 
 def set_gold(st: Ints, cell: int, value: int) -> None:
-    for k in range(3):
+    """Gold of a value below 256 on a cell (Nuggets markers may lie off the Armadöra cells)."""
+    st[S_GOLD_CELLS] |= 1 << cell
+    for k in range(GOLD_PLANES):
         if (value >> k) & 1:
-            st[S_GOLD + k] |= 1 << cell
+            if k < 3:
+                st[S_GOLD + k] |= 1 << cell
+            else:
+                st[S_GOLD_HIGH + k - 3] |= 1 << cell
+
+
+def set_character(st: Ints, p: int, character: int, powers: int, reinforcements: int) -> None:
+    """Make the game the advanced one, player ``p`` the character ``C_*`` with these tokens left."""
+    st[S_ADV] = 1
+    st[S_CHAR + p] = character
+    st[S_POWERS + p] = powers
+    st[S_REINF_LEFT + p] = reinforcements
 
 
 def place(st: Ints, p: int, cell: int, value: int) -> None:
@@ -598,14 +676,19 @@ def finish_half_move(st: Ints, rng: Ints) -> None:
     st[S_PHASE] = PHASE_TURN
     if phase == PHASE_VALUE:
         p = st[S_TURN]
+        if st[S_GOB]:
+            place_face_up(st, p, st[S_FIRST], random_value(st, p, rng))
+            st[S_GOB] = 0
+            use_power(st)
+            return  # the action of the turn is the playout's
         place(st, p, st[S_FIRST], random_value(st, p, rng))
-        next_turn(st)
+        end_turn(st)
     elif phase == PHASE_SECOND:
         if st[S_NUGGETS] or unit(rng) < 0.5:
             second = random_legal_slot(st, rng)
             if second >= 0:
                 add_wall(st, second)
-        next_turn(st)
+        end_turn(st)
 
 
 def playout(st: Ints, rng: Ints) -> int:
@@ -620,6 +703,8 @@ def playout(st: Ints, rng: Ints) -> int:
     turns = 0
     while not is_over(st):
         p = st[S_TURN]
+        if st[S_ADV] and playout_extra(st, rng):
+            continue
         empty = empty_cells(st)
         can_place = empty != 0 and hand_count(st, p) > 0
         moved = False
@@ -633,9 +718,42 @@ def playout(st: Ints, rng: Ints) -> int:
             moved = True
         if not moved:
             st[S_PASSED] |= 1 << p
-        next_turn(st)
+        end_turn(st)
         turns += 1
     return turns
+
+
+def playout_extra(st: Ints, rng: Ints) -> bool:
+    """The advanced game in a playout: a power at even odds where one is on offer (the Mage's look
+    changes nothing here and is not used), then the reinforcement at even odds; True when the turn
+    ended with the reinforcement."""
+    p = st[S_TURN]
+    if not st[S_USED] and st[S_POWERS + p] > 0 and unit(rng) < 0.5:
+        character = st[S_CHAR + p]
+        if character == C_ORC:
+            if not (p == st[S_ME] and st[S_NOPOWER]):
+                slot = random_legal_slot(st, rng)
+                if slot >= 0:
+                    add_wall(st, slot)
+                    use_power(st)
+        elif character != C_MAGE:
+            cells = power_cells(st)
+            if cells:
+                cell = nth_bit(cells, below(rng, popcount(cells)))
+                if character == C_ELF:
+                    shoot(st, cell)
+                else:
+                    place_face_up(st, p, cell, random_value(st, p, rng))
+                use_power(st)
+    if st[S_REINF_LEFT + p] > 0 and unit(rng) < 0.5:
+        cells = reinforcement_cells(st, p)
+        if cells:
+            cell = nth_bit(cells, below(rng, popcount(cells)))
+            st[S_REINF] |= 1 << cell
+            st[S_REINF_LEFT + p] -= 1
+            end_turn(st)
+            return True
+    return False
 
 
 def playouts(root: Ints, work: Ints, rng: Ints, values: Ints, sc: Ints, rew: Floats, n: int) -> float:
@@ -717,18 +835,147 @@ def list_actions(st: Ints, acts: Ints, at: int) -> int:
             n += 1
     acts[at + n] = A_PASS
     n += 1
+    if st[S_ADV]:
+        n += list_reinforcements(st, acts, at + n, A_REINF)
+        n += list_powers(st, acts, at + n)
     return n
+
+
+def reinforcement_cells(st: Ints, p: int) -> int:
+    """The cells where player ``p`` may lay their reinforcement: own warriors in full territories
+    without one."""
+    out = 0
+    if st[S_REINF_LEFT + p] == 0:
+        return out
+    rest = player_cells(st, p)
+    while rest:
+        region = territory(st, low_index(rest & -rest))
+        if is_full(st, region) and region & st[S_REINF] == 0:
+            out |= rest & region
+        rest &= ~region
+    return out
+
+
+def list_reinforcements(st: Ints, acts: Ints, at: int, base: int) -> int:
+    cells = reinforcement_cells(st, st[S_TURN])
+    n = 0
+    while cells:
+        low = cells & -cells
+        acts[at + n] = base + low_index(low)
+        n += 1
+        cells ^= low
+    return n
+
+
+def arrow_cells(st: Ints, p: int) -> int:
+    """Where the Elf ``p`` may shoot: opponents' warriors with fewer than two arrows, in territories
+    not full that hold a warrior of the Elf's."""
+    out = 0
+    mine = player_cells(st, p)
+    rest = opponents_cells(st, p) & ~st[S_ARROW2]
+    while rest:
+        region = territory(st, low_index(rest & -rest))
+        if region & mine and not is_full(st, region):
+            out |= rest & region
+        rest &= ~region
+    return out
+
+
+def power_cells(st: Ints) -> int:
+    """The cells (or for the Orc, slots as a count) the power of the player to move may target;
+    0 when no power may be used now."""
+    p = st[S_TURN]
+    if st[S_USED] or st[S_POWERS + p] == 0 or (p == st[S_ME] and st[S_NOPOWER]):
+        return 0
+    character = st[S_CHAR + p]
+    if character == C_ELF:
+        return arrow_cells(st, p)
+    if character == C_GOBLIN:
+        return empty_cells(st) if hand_count(st, p) > 0 else 0
+    if character == C_MAGE:
+        targets = opponents_cells(st, p) & ~st[S_FACEUP]
+        if p == st[S_ME]:
+            return targets & st[S_UNKNOWN]
+        return (
+            targets & -targets
+        )  # an opponent's look changes nothing the searcher models: one stands for all
+    return 0
+
+
+def list_powers(st: Ints, acts: Ints, at: int) -> int:
+    """The power actions of the player to move (before the action of the turn)."""
+    p = st[S_TURN]
+    character = st[S_CHAR + p]
+    n = 0
+    if character == C_ORC:
+        if st[S_USED] or st[S_POWERS + p] == 0 or (p == st[S_ME] and st[S_NOPOWER]):
+            return 0
+        for i in range(NUM_SLOTS):
+            if slot_legal(st, i):
+                acts[at + n] = A_ORC + i
+                n += 1
+        return n
+    base = A_GOBLIN if character == C_GOBLIN else A_ARROW if character == C_ELF else A_PEEK
+    cells = power_cells(st)
+    while cells:
+        low = cells & -cells
+        acts[at + n] = base + low_index(low)
+        n += 1
+        cells ^= low
+    return n
+
+
+def use_power(st: Ints) -> None:
+    p = st[S_TURN]
+    st[S_POWERS + p] -= 1
+    st[S_USED] = 1
+    st[S_PHASE] = PHASE_TURN
+
+
+def end_turn(st: Ints) -> None:
+    st[S_PHASE] = PHASE_TURN
+    st[S_USED] = 0
+    st[S_GOB] = 0
+    next_turn(st)
+
+
+def shoot(st: Ints, cell: int) -> None:
+    bit = 1 << cell
+    if st[S_ARROW1] & bit:
+        st[S_ARROW2] |= bit
+    st[S_ARROW1] |= bit
+
+
+def place_face_up(st: Ints, p: int, cell: int, value: int) -> None:
+    place(st, p, cell, value)
+    st[S_FACEUP] |= 1 << cell
+
+
+def value_at(st: Ints, p: int, cell: int) -> int:
+    base = S_PLANES + 3 * p
+    return ((st[base] >> cell) & 1) + 2 * ((st[base + 1] >> cell) & 1) + 4 * ((st[base + 2] >> cell) & 1)
+
+
+def owner_of(st: Ints, cell: int) -> int:
+    for p in range(st[S_NPL]):
+        if (player_cells(st, p) >> cell) & 1:
+            return p
+    return -1
 
 
 def apply_action(st: Ints, a: int, rng: Ints) -> None:
     """Play one tree action. An opponent's warrior takes a value drawn from their hand."""
     p = st[S_TURN]
+    if a >= A_REINF:
+        apply_advanced_action(st, a, rng)
+        return
     if a < A_SLOT:
         if p == st[S_ME]:
             st[S_PHASE] = PHASE_VALUE
             st[S_FIRST] = a
             return
         place(st, p, a, random_value(st, p, rng))
+        st[S_UNKNOWN] |= 1 << a
     elif a < A_PASS:
         add_wall(st, a - A_SLOT)
         if st[S_PHASE] == PHASE_TURN and st[S_WALLS] < PALISADES:
@@ -738,9 +985,44 @@ def apply_action(st: Ints, a: int, rng: Ints) -> None:
     elif a == A_PASS:
         st[S_PASSED] |= 1 << p
     elif a > A_VALUE:
+        if st[S_GOB]:
+            place_face_up(st, p, st[S_FIRST], a - A_VALUE)
+            st[S_GOB] = 0
+            use_power(st)
+            return
         place(st, p, st[S_FIRST], a - A_VALUE)
-    st[S_PHASE] = PHASE_TURN
-    next_turn(st)
+    end_turn(st)
+
+
+def apply_advanced_action(st: Ints, a: int, rng: Ints) -> None:
+    """Play a reinforcement, a power or the Mage's observation."""
+    p = st[S_TURN]
+    if a < A_PEEK:
+        st[S_REINF] |= 1 << (a - A_REINF)
+        st[S_REINF_LEFT + p] -= 1
+        end_turn(st)
+    elif a < A_ARROW:
+        use_power(st)
+        if p == st[S_ME]:
+            st[S_UNKNOWN] &= ~(1 << (a - A_PEEK))
+            st[S_PHASE] = PHASE_SEEN
+            st[S_FIRST] = a - A_PEEK
+    elif a < A_ORC:
+        shoot(st, a - A_ARROW)
+        use_power(st)
+    elif a < A_GOBLIN:
+        add_wall(st, a - A_ORC)
+        use_power(st)
+    elif a < A_SEEN:
+        if p == st[S_ME]:
+            st[S_PHASE] = PHASE_VALUE
+            st[S_FIRST] = a - A_GOBLIN
+            st[S_GOB] = 1
+            return
+        place_face_up(st, p, a - A_GOBLIN, random_value(st, p, rng))
+        use_power(st)
+    else:
+        st[S_PHASE] = PHASE_TURN  # the value seen: the action of the turn follows
 
 
 def region_outcome(st: Ints, region: int, side: int) -> int:
@@ -781,6 +1063,8 @@ def action_appeal(st: Ints, a: int) -> float:
     """The cheap heuristic that orders progressive widening."""
     p = st[S_TURN]
     side = p % sides_of(st[S_NPL])
+    if a >= A_REINF:
+        return advanced_appeal(st, a, side)
     if a < A_SLOT:
         return cell_appeal(st, a, side) / 8.0
     if a < A_PASS:
@@ -792,6 +1076,19 @@ def action_appeal(st: Ints, a: int) -> float:
     value = a - A_VALUE
     gold = gold_in(st, territory(st, st[S_FIRST]))
     return float(value if gold >= 8 else 6 - value)
+
+
+def advanced_appeal(st: Ints, a: int, side: int) -> float:
+    """Reinforcements and arrows where the territory is close, looks where there is gold, the extra
+    warrior and palisade as the plain ones."""
+    if a < A_PEEK or A_ARROW <= a < A_ORC:
+        cell = a - A_REINF if a < A_PEEK else a - A_ARROW
+        return cell_appeal(st, cell, side) / 6.0
+    if a < A_ARROW:
+        return gold_in(st, territory(st, a - A_PEEK)) / 10.0
+    if a < A_GOBLIN:
+        return slot_appeal(st, a - A_ORC, side) * 0.9
+    return cell_appeal(st, a - A_GOBLIN, side) / 9.0
 
 
 # --------------------------------------------------------------------------- ISMCTS
@@ -858,6 +1155,26 @@ def expand(tree: Ints, wins: Floats, counters: Ints, order: Ints, node: int, st:
     return new
 
 
+def add_child(tree: Ints, wins: Floats, counters: Ints, node: int, action: int, mover: int) -> int:
+    """A child for an action outside the node's order (an observation); the child."""
+    base = node * NODE_FIELDS
+    new = counters[0]
+    counters[0] += 1
+    child = new * NODE_FIELDS
+    tree[child + N_ACTION] = action
+    tree[child + N_CHILD] = -1
+    tree[child + N_SIBLING] = tree[base + N_CHILD]
+    tree[child + N_CHILDREN] = 0
+    tree[child + N_LEGAL] = -1
+    tree[child + N_MOVER] = mover
+    tree[child + N_VISITS] = 0
+    tree[child + N_AVAIL] = 0
+    tree[child + N_ORDER] = -1
+    wins[new] = 0.0
+    tree[base + N_CHILD] = new
+    return new
+
+
 def select(tree: Ints, wins: Floats, node: int) -> int:
     """The child of best upper confidence bound, counting each child's availability."""
     best = -1
@@ -910,6 +1227,21 @@ def ismcts(
         path[0] = 0
         while not is_over(work) and depth < MAX_DEPTH - 1:
             base = node * NODE_FIELDS
+            if work[S_PHASE] == PHASE_SEEN:  # the Mage's look: the child of the value drawn here
+                cell = work[S_FIRST]
+                seen = A_SEEN + value_at(work, owner_of(work, cell), cell)
+                child = tree[base + N_CHILD]
+                while child >= 0 and tree[child * NODE_FIELDS + N_ACTION] != seen:
+                    child = tree[child * NODE_FIELDS + N_SIBLING]
+                if child < 0:
+                    if counters[0] >= capacity:
+                        break
+                    child = add_child(tree, wins, counters, node, seen, work[S_TURN])
+                apply_action(work, seen, rng)
+                depth += 1
+                path[depth] = child
+                node = child
+                continue
             if tree[base + N_ORDER] < 0:
                 order_actions(tree, counters, order, node, work, appeal)
             children = tree[base + N_CHILDREN]
@@ -946,16 +1278,30 @@ def ismcts(
 def apply_move(st: Ints, kind: int, a: int, b: int) -> None:
     """Play a full move of the player to move (a warrior's value must be in their hand)."""
     p = st[S_TURN]
+    if kind == K_ARROW:
+        shoot(st, a)
+        use_power(st)
+        return
+    if kind == K_ORC:
+        add_wall(st, a)
+        use_power(st)
+        return
+    if kind == K_GOBLIN:
+        place_face_up(st, p, a, b)
+        use_power(st)
+        return
     if kind == K_WARRIOR:
         place(st, p, a, b)
     elif kind == K_BUILD:
         add_wall(st, a)
         if b >= 0:
             add_wall(st, b)
+    elif kind == K_REINF:
+        st[S_REINF] |= 1 << a
+        st[S_REINF_LEFT + p] -= 1
     else:
         st[S_PASSED] |= 1 << p
-    st[S_PHASE] = PHASE_TURN
-    next_turn(st)
+    end_turn(st)
 
 
 def list_moves(st: Ints, moves: Ints) -> int:
@@ -994,7 +1340,46 @@ def list_moves(st: Ints, moves: Ints) -> int:
     moves[3 * n] = K_PASS
     moves[3 * n + 1] = -1
     moves[3 * n + 2] = -1
-    return n + 1
+    n += 1
+    if st[S_ADV]:
+        n = list_advanced_moves(st, moves, n)
+    return n
+
+
+def list_advanced_moves(st: Ints, moves: Ints, n: int) -> int:
+    """The reinforcements, arrows, extra palisades and face-up warriors after the first ``n`` moves
+    (the Mage's look is left to the caller: it needs what the look shows)."""
+    p = st[S_TURN]
+    cells = reinforcement_cells(st, p)
+    while cells:
+        low = cells & -cells
+        moves[3 * n], moves[3 * n + 1], moves[3 * n + 2] = K_REINF, low_index(low), -1
+        n += 1
+        cells ^= low
+    character = st[S_CHAR + p]
+    if character == C_ORC:
+        if not st[S_USED] and st[S_POWERS + p] > 0 and not (p == st[S_ME] and st[S_NOPOWER]):
+            for i in range(NUM_SLOTS):
+                if slot_legal(st, i):
+                    moves[3 * n], moves[3 * n + 1], moves[3 * n + 2] = K_ORC, i, -1
+                    n += 1
+        return n
+    if character == C_MAGE:
+        return n
+    cells = power_cells(st)
+    while cells:
+        low = cells & -cells
+        cell = low_index(low)
+        if character == C_ELF:
+            moves[3 * n], moves[3 * n + 1], moves[3 * n + 2] = K_ARROW, cell, -1
+            n += 1
+        else:
+            for v in range(5):
+                if st[S_HAND + 5 * p + v] > 0:
+                    moves[3 * n], moves[3 * n + 1], moves[3 * n + 2] = K_GOBLIN, cell, v + 1
+                    n += 1
+        cells ^= low
+    return n
 
 
 def mean_margin(dets: Ints, k: int, work: Ints, sc: Ints, kind: int, a: int, b: int) -> float:
@@ -1050,7 +1435,7 @@ def greedy(
             best_value = value
             ties = 1
             out[0], out[1], out[2] = kind, moves[3 * m + 1], moves[3 * m + 2]
-        elif value > best_value - 1e-9:
+        elif value > best_value - 1e-9 and kind < K_ARROW:  # a power must gain more than the best action
             ties += 1
             if below(rng, ties) == 0:
                 out[0], out[1], out[2] = kind, moves[3 * m + 1], moves[3 * m + 2]

@@ -1,16 +1,16 @@
 """The ladder of players behind one interface: random, greedy, pimc and ismcts.
 
-Each sees only a :class:`~engine.view.View` (its own values, nobody else's) and
+Each sees only a :class:`~engine.knowledge.Knowledge` (its own values, nobody else's) and
 answers a legal move within its time budget.
 
 >>> import random
 >>> from engine.board import GOLD_VALUES
 >>> from engine.game import GameState
->>> from engine.view import View
->>> view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+>>> from engine.knowledge import Knowledge
+>>> view = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
 >>> rng = random.Random(3)
 >>> [view.state.why_illegal(make_player(n, kernel="python").choose(view, 0.05, rng)) for n in PLAYERS]
-[None, None, None, None]
+[None, None, None, None, None]
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ import time
 from typing import Protocol
 
 import engine.kernel_core as core
+from engine.board import Cell
 from engine.encoding import decode, kernel_state
-from engine.game import Move, random_move
+from engine.game import Move, Peek, random_move
 from engine.kernel import load
+from engine.knowledge import Knowledge
 from engine.search import suggest
-from engine.view import View
 
 GREEDY_DRAWS = 8
 MAX_MOVES = 3 * 512
@@ -35,7 +36,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move: ...
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move: ...
 
 
 class RandomPlayer:
@@ -46,7 +47,7 @@ class RandomPlayer:
     def __init__(self, kernel: str | None = None) -> None:
         """No kernel needed: the rules' own move lists do."""
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         return random_move(view.state, rng)
 
 
@@ -62,9 +63,30 @@ class _KernelPlayer:
         self.moves = k.ints(MAX_MOVES)
 
 
+def _greedy_look(view: Knowledge) -> Peek | None:
+    """The greedy Mage's rule: look, while it has a token, at the hidden warrior whose territory holds
+    the most gold (first in cell order among equals), if that territory holds any."""
+    state = view.state
+    looks = [m for m in state.power_moves() if isinstance(m, Peek) and not view.known & m.cell.bit]
+    if not looks:
+        return None
+    gold_at = {cell.number: value for cell, value in zip(state.gold_cells, state.gold, strict=True)}
+
+    def gold(cell: Cell) -> int:
+        region = state.walls.territory_of[cell.number]
+        return sum(v for i, v in gold_at.items() if region >> i & 1)
+
+    best = max(looks, key=lambda m: (gold(m.cell), -m.cell.number))
+    return best if gold(best.cell) else None
+
+
 class GreedyPlayer(_KernelPlayer):
     """One ply on a static evaluation: the gold margin if the game ended now, hidden values averaged
-    over a few draws. Never passes while it holds warriors."""
+    over a few draws. Never passes while it holds warriors.
+
+    In the advanced game its rule for powers: a power (an arrow, the extra palisade or face-up
+    warrior) when it alone gains more than the best action, the reinforcement as an action
+    like the others, and the Mage's look as :func:`_greedy_look` says."""
 
     name = "greedy"
 
@@ -73,7 +95,10 @@ class GreedyPlayer(_KernelPlayer):
         self.dets = self.kernel.ints(GREEDY_DRAWS * core.STATE_SIZE)
         self.out = self.kernel.ints(3)
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
+        look = _greedy_look(view)
+        if look is not None:
+            return look
         c = self.kernel.core
         root = kernel_state(self.kernel, view)
         c.seed_rng(self.rng, rng.getrandbits(32))
@@ -89,7 +114,7 @@ class PimcPlayer(_KernelPlayer):
 
     name = "pimc"
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         k = self.kernel
         c = k.core
         root = kernel_state(k, view)
@@ -120,12 +145,20 @@ class IsmctsPlayer:
     """Information Set MCTS (engine.search) in this process, for the time given."""
 
     name = "ismcts"
+    powers = True
 
     def __init__(self, kernel: str | None = None) -> None:
         self.kernel = kernel
 
-    def choose(self, view: View, seconds: float, rng: random.Random) -> Move:
-        return suggest(view, seconds, seed=rng.getrandbits(31), kernel=self.kernel).move
+    def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
+        return suggest(view, seconds, seed=rng.getrandbits(31), kernel=self.kernel, powers=self.powers).move
+
+
+class NoPowerIsmctsPlayer(IsmctsPlayer):
+    """The same search, which never uses a power of the advanced game (its opponents may)."""
+
+    name = "ismcts-nopower"
+    powers = False
 
 
 PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[PimcPlayer] | type[IsmctsPlayer]] = {
@@ -133,6 +166,7 @@ PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[PimcPlayer] | 
     "greedy": GreedyPlayer,
     "pimc": PimcPlayer,
     "ismcts": IsmctsPlayer,
+    "ismcts-nopower": NoPowerIsmctsPlayer,
 }
 
 

@@ -9,6 +9,8 @@
 ... })
 >>> pos.warriors[0]
 Warrior(cell=Cell(row=2, col=2), player='orange', value=None)
+>>> Warrior(Cell(2, 3), "blue", 4, arrows=1)
+Warrior(cell=Cell(row=2, col=3), player='blue', value=4, arrows=1)
 >>> pos.palisades
 frozenset({Slot(a=Cell(row=0, col=4), b=Cell(row=1, col=4))})
 >>> Position.from_json({"players": ["orange"]})
@@ -21,17 +23,32 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.board import COLS, ROWS, Cell, Slot
+from engine.board import COLS, GOLD_CELLS, ROWS, Cell, Slot
 from engine.walls import Walls
 
 VARIANTS: tuple[str, ...] = ("armadora", "armadora-advanced", "nuggets")
 REFERENCE_COLOURS: tuple[str, ...] = ("orange", "green", "blue", "purple")
 _COLOUR_KEY = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
-_KNOWN_KEYS = frozenset({"variant", "players", "gold", "warriors", "palisades"})
+CHARACTERS: tuple[str, ...] = ("goblin", "orc", "elf", "mage")
+STARTING_POWERS: dict[str, int] = {"goblin": 1, "orc": 1, "elf": 2, "mage": 2}
+_KNOWN_KEYS = frozenset(
+    {
+        "variant",
+        "players",
+        "markers",
+        "gold",
+        "warriors",
+        "palisades",
+        "characters",
+        "powers_left",
+        "reinforcements_left",
+    }
+)
+_WARRIOR_KEYS = frozenset({"cell", "player", "value", "face_up", "arrows", "reinforced"})
 
 
 class PositionError(ValueError):
@@ -46,11 +63,40 @@ class Gold(NamedTuple):
 
 
 class Warrior(NamedTuple):
-    """A warrior token; ``value`` is 1..5, or None while face down."""
+    """A warrior token; ``value`` is 1..5, or None while hidden.
+
+    In the advanced game it may lie ``face_up`` (its value public), carry 0..2 Elf's
+    ``arrows`` and a reinforcement token (``reinforced``). Its repr leaves out what is at
+    its default.
+    """
 
     cell: Cell
     player: str
     value: int | None
+    face_up: bool = False
+    arrows: int = 0
+    reinforced: bool = False
+
+    @property
+    def strength(self) -> int | None:
+        """What the warrior counts at scoring: its value less its arrows (never below 0), plus 1 if
+        reinforced; None while the value is hidden.
+
+        >>> Warrior(Cell(0, 0), "blue", 1, arrows=2, reinforced=True).strength
+        1
+        """
+        if self.value is None:
+            return None
+        return max(0, self.value - self.arrows) + int(self.reinforced)
+
+    def __repr__(self) -> str:
+        head = f"Warrior(cell={self.cell!r}, player={self.player!r}, value={self.value!r}"
+        extras = "".join(
+            f", {name}={getattr(self, name)!r}"
+            for name, default in (("face_up", False), ("arrows", 0), ("reinforced", False))
+            if getattr(self, name) != default
+        )
+        return f"{head}{extras})"
 
 
 @dataclass(frozen=True)
@@ -59,8 +105,14 @@ class Position:
 
     Gold and warriors are kept sorted by cell, so equal boards compare equal.
     Keys of the document that this version does not know are kept in
-    ``extra`` and written back by :meth:`to_json`. :meth:`from_json` and
-    :meth:`loads` validate a document; the constructor trusts its arguments.
+    ``extra`` and written back by :meth:`to_json`, as are a warrior's unknown keys, in
+    ``warrior_extra`` by cell. :meth:`from_json` and :meth:`loads` validate a document; the
+    constructor trusts its arguments.
+
+    The advanced game's keys are in turn order, like ``players``: ``characters`` (empty when
+    the position names none, None for a colour it leaves out; :func:`engine.check.check` says
+    what is missing or doubled), ``powers_left`` and ``reinforcements_left`` (empty when
+    absent, None for a colour the document leaves out: unknown).
     """
 
     players: tuple[str, ...]
@@ -69,12 +121,18 @@ class Position:
     warriors: tuple[Warrior, ...] = ()
     palisades: frozenset[Slot] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    characters: tuple[str | None, ...] = ()
+    powers_left: tuple[int | None, ...] = ()
+    reinforcements_left: tuple[int | None, ...] = ()
+    warrior_extra: Mapping[Cell, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    markers: tuple[Gold, ...] = ()
 
     walls: Walls = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "gold", tuple(sorted(self.gold)))
+        object.__setattr__(self, "markers", tuple(sorted(self.markers)))
         object.__setattr__(self, "warriors", tuple(sorted(self.warriors)))
         object.__setattr__(self, "palisades", frozenset(self.palisades))
         object.__setattr__(self, "walls", Walls.from_slots(self.palisades))
@@ -93,8 +151,36 @@ class Position:
     def gold_at(self, cell: Cell) -> Gold | None:
         return next((g for g in self.gold if g.cell == cell), None)
 
+    @property
+    def gold_cells(self) -> tuple[Cell, ...]:
+        """Where the gold lies: a Nuggets game's declared markers, else the Armadöra layout.
+
+        >>> Position(("orange", "blue"), "nuggets", markers=(Gold(Cell(2, 2), 9),)).gold_cells
+        (Cell(row=2, col=2),)
+        """
+        return tuple(m.cell for m in self.markers) if self.markers else GOLD_CELLS
+
+    @property
+    def gold_mask(self) -> int:
+        return sum(cell.bit for cell in self.gold_cells)
+
     def hidden_warriors(self) -> tuple[Warrior, ...]:
         return tuple(w for w in self.warriors if w.value is None)
+
+    def character_of(self, player: str) -> str | None:
+        """The player's character in the advanced game, None where the position names none.
+
+        >>> pos = Position(("orange", "blue"), "armadora-advanced", characters=("goblin", "elf"))
+        >>> pos.character_of("blue"), pos.player_of("mage")
+        ('elf', None)
+        """
+        if not self.characters or player not in self.players:
+            return None
+        return self.characters[self.players.index(player)]
+
+    def player_of(self, character: str) -> str | None:
+        """The colour playing a character, None if nobody does."""
+        return next((p for p, c in zip(self.players, self.characters, strict=True) if c == character), None)
 
     def to_json(self) -> dict[str, Any]:
         """The document, with the palisades in slot order."""
@@ -103,10 +189,27 @@ class Position:
             variant=self.variant,
             players=list(self.players),
             gold=[{"cell": list(g.cell), "value": g.value} for g in self.gold],
-            warriors=[{"cell": list(w.cell), "player": w.player, "value": w.value} for w in self.warriors],
+            warriors=[self._warrior_json(w) for w in self.warriors],
             palisades=[slot.to_json() for slot in sorted(self.palisades, key=lambda s: s.number)],
         )
+        if self.markers:
+            doc["markers"] = [{"cell": list(m.cell), "value": m.value} for m in self.markers]
+        for key in ("characters", "powers_left", "reinforcements_left"):
+            values = getattr(self, key)
+            if values:
+                doc[key] = {p: v for p, v in zip(self.players, values, strict=True) if v is not None}
         return doc
+
+    def _warrior_json(self, w: Warrior) -> dict[str, Any]:
+        out: dict[str, Any] = {**self.warrior_extra.get(w.cell, {}), "cell": list(w.cell), "player": w.player,
+                               "value": w.value}  # fmt: skip
+        if w.face_up:
+            out["face_up"] = True
+        if w.arrows:
+            out["arrows"] = w.arrows
+        if w.reinforced:
+            out["reinforced"] = True
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
@@ -138,16 +241,32 @@ class Position:
                 raise PositionError(f"{where}.cell: {list(cell)} already holds {occupied[cell]}")
             occupied[cell] = where
 
+        markers: list[Gold] = []
+        for n, entry in enumerate(_list(doc, "markers")):
+            where = f"markers[{n}]"
+            entry = _object(entry, where)
+            cell = _cell(entry.get("cell"), f"{where}.cell")
+            value = entry.get("value")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise PositionError(f"{where}.value: a positive integer expected, got {_short(value)}")
+            if any(m.cell == cell for m in markers):
+                raise PositionError(f"{where}.cell: {list(cell)} already holds a marker")
+            markers.append(Gold(cell, value))
+        if markers and variant != "nuggets":
+            raise PositionError(f"markers: only a nuggets game declares its gold-mine markers, not {variant}")
+
         gold = []
         for n, entry in enumerate(_list(doc, "gold")):
             where = f"gold[{n}]"
             entry = _object(entry, where)
             cell = _cell(entry.get("cell"), f"{where}.cell")
-            value = _value(entry.get("value"), f"{where}.value", 3, 7)
+            high = max((m.value or 0 for m in markers), default=7)
+            value = _value(entry.get("value"), f"{where}.value", 1 if markers else 3, high)
             place(cell, where)
             gold.append(Gold(cell, value))
 
         warriors = []
+        warrior_extra: dict[Cell, dict[str, Any]] = {}
         for n, entry in enumerate(_list(doc, "warriors")):
             where = f"warriors[{n}]"
             entry = _object(entry, where)
@@ -156,8 +275,16 @@ class Position:
             if not isinstance(player, str) or not player:
                 raise PositionError(f"{where}.player: a colour name expected, got {player!r}")
             value = _value(entry.get("value"), f"{where}.value", 1, 5)
+            face_up = _flag(entry.get("face_up", False), f"{where}.face_up")
+            arrows = entry.get("arrows", 0)
+            if not isinstance(arrows, int) or isinstance(arrows, bool) or not 0 <= arrows <= 2:
+                raise PositionError(f"{where}.arrows: 0..2 expected, got {_short(arrows)}")
+            reinforced = _flag(entry.get("reinforced", False), f"{where}.reinforced")
             place(cell, where)
-            warriors.append(Warrior(cell, player, value))
+            warriors.append(Warrior(cell, player, value, face_up, arrows, reinforced))
+            unknown = {k: v for k, v in entry.items() if k not in _WARRIOR_KEYS}
+            if unknown:
+                warrior_extra[cell] = unknown
 
         palisades: dict[Slot, int] = {}
         for n, entry in enumerate(_list(doc, "palisades")):
@@ -176,8 +303,14 @@ class Position:
                 raise PositionError(f"{where}: duplicate of palisades[{palisades[slot]}] ({slot.name})")
             palisades[slot] = n
 
+        characters = _per_player(doc, "characters", players, _character)
+        powers = _per_player(doc, "powers_left", players, _count(0, 2))
+        reinforcements = _per_player(doc, "reinforcements_left", players, _count(0, 1))
         extra = {k: v for k, v in doc.items() if k not in _KNOWN_KEYS}
-        return cls(players, variant, tuple(gold), tuple(warriors), frozenset(palisades), extra)
+        return cls(
+            players, variant, tuple(gold), tuple(warriors), frozenset(palisades), extra,
+            characters, powers, reinforcements, warrior_extra, tuple(markers),
+        )  # fmt: skip
 
 
 def sides_of(players: tuple[str, ...]) -> tuple[str, ...]:
@@ -244,6 +377,42 @@ def _cell(value: object, where: str) -> Cell:
             f"{where}: {list(cell)} is off the board (rows 0-{ROWS - 1}, columns 0-{COLS - 1})"
         )
     return cell
+
+
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(f"{where}: true or false expected, got {_short(value)}")
+    return value
+
+
+def _per_player(
+    doc: dict[str, Any], key: str, players: tuple[str, ...], read: Callable[[object, str], Any]
+) -> tuple[Any, ...]:
+    """A ``colour -> value`` object read into turn order, None for a colour it leaves out; () if absent."""
+    if key not in doc:
+        return ()
+    value = doc[key]
+    if not isinstance(value, dict):
+        raise PositionError(f"{key}: an object colour -> value expected, got {_kind(value)}")
+    for colour in value:
+        if colour not in players:
+            raise PositionError(f"{key}.{colour}: not a colour of this game ({', '.join(players)})")
+    return tuple(None if p not in value else read(value[p], f"{key}.{p}") for p in players)
+
+
+def _character(value: object, where: str) -> str:
+    if value not in CHARACTERS:
+        raise PositionError(f"{where}: one of {', '.join(CHARACTERS)} expected, got {_short(value)}")
+    return str(value)
+
+
+def _count(low: int, high: int) -> Callable[[object, str], int]:
+    def read(value: object, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise PositionError(f"{where}: {low}..{high} expected, got {_short(value)}")
+        return value
+
+    return read
 
 
 def _value(value: object, where: str, low: int, high: int) -> int | None:

@@ -11,6 +11,14 @@ One command a line, one answer a line: ``= ...`` on success, ``? reason`` on err
 - ``genmove <colour>``: the engine chooses, plays and answers the move in ``play``'s syntax.
 - ``time <seconds>``: thinking time a move. ``quit``.
 
+The advanced game (docs/advanced-mode.md): ``newgame armadora-advanced orange:goblin blue:elf
+[gold ...]`` names each colour's character. A move may start with a power, ``power mage <r> <c>``,
+``power elf <r> <c>``, ``power orc <r1> <c1> <r2> <c2>`` or ``power goblin <r> <c> <v>``, then
+the action: ``warrior``, ``palisade``, ``reinforce <r> <c>`` or ``pass`` (a power alone leaves
+the turn open for the action). ``peek <r> <c> <v>`` tells the engine what its own Mage saw; a
+``genmove`` that looks answers ``power mage <r> <c>`` alone and plays the action at the next
+``genmove``, once told.
+
 >>> s = Session(seconds=0.05, kernel="python")
 >>> s.handle("newgame armadora orange blue gold 7 6 6 5 5 4 4 3")
 '= '
@@ -23,7 +31,7 @@ True
 >>> s.handle("play blue warrior 9 9 1")
 '? it is orange to move, not blue'
 >>> s.handle("dance")
-"? unknown command 'dance' (newgame, gold, play, genmove, time, quit)"
+"? unknown command 'dance' (newgame, gold, play, peek, genmove, time, quit)"
 """
 
 from __future__ import annotations
@@ -32,11 +40,24 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.board import GOLD_VALUES, Cell, Slot
-from engine.game import Build, GameState, IllegalMove, Move, Pass, PlaceWarrior
+from engine.game import (
+    POWERS,
+    Arrow,
+    Build,
+    ExtraPalisade,
+    ExtraWarrior,
+    GameState,
+    IllegalMove,
+    Move,
+    Pass,
+    Peek,
+    PlaceWarrior,
+    Reinforce,
+)
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.search import DEFAULT_SECONDS, Mapper, suggest
-from engine.view import View, ViewError
 
-COMMANDS = ("newgame", "gold", "play", "genmove", "time", "quit")
+COMMANDS = ("newgame", "gold", "play", "peek", "genmove", "time", "quit")
 
 
 class ProtocolError(ValueError):
@@ -52,8 +73,20 @@ def move_text(move: Move) -> str:
     if isinstance(move, PlaceWarrior):
         return f"warrior {move.cell.row} {move.cell.col} {move.value}"
     if isinstance(move, Build):
-        return "palisade " + " ".join(f"{s.a.row} {s.a.col} {s.b.row} {s.b.col}" for s in move.slots)
+        return "palisade " + " ".join(_slot_text(s) for s in move.slots)
+    if isinstance(move, Reinforce):
+        return f"reinforce {move.cell.row} {move.cell.col}"
+    if isinstance(move, Peek | Arrow):
+        return f"power {'mage' if isinstance(move, Peek) else 'elf'} {move.cell.row} {move.cell.col}"
+    if isinstance(move, ExtraPalisade):
+        return f"power orc {_slot_text(move.slot)}"
+    if isinstance(move, ExtraWarrior):
+        return f"power goblin {move.cell.row} {move.cell.col} {move.value}"
     return "pass"
+
+
+def _slot_text(slot: Slot) -> str:
+    return f"{slot.a.row} {slot.a.col} {slot.b.row} {slot.b.col}"
 
 
 class Session:
@@ -76,8 +109,10 @@ class Session:
         self.rng = random.Random(seed)
         self.finished = False
         self.players: tuple[str, ...] = ()
+        self.characters: tuple[str, ...] = ()
         self.variant = "armadora"
-        self.view: View | None = None
+        self.looking: Cell | None = None  # the cell the engine's own Mage looks at, its value untold
+        self.view: Knowledge | None = None
         self.known: set[str] = set()  # colours whose values the engine is told
         self.hidden: set[str] = set()  # colours whose values it is not
 
@@ -89,13 +124,13 @@ class Session:
         command, args = words[0].lower(), words[1:]
         try:
             handlers: dict[str, Callable[[list[str]], str]] = {
-                "newgame": self._newgame, "gold": self._gold, "play": self._play,
+                "newgame": self._newgame, "gold": self._gold, "play": self._play, "peek": self._peek,
                 "genmove": self._genmove, "time": self._time, "quit": self._quit,
             }  # fmt: skip
             if command not in handlers:
                 raise ProtocolError(f"unknown command {command!r} ({', '.join(COMMANDS)})")
             return "= " + handlers[command](args)
-        except (ProtocolError, IllegalMove, ViewError) as err:
+        except (ProtocolError, IllegalMove, KnowledgeError) as err:
             return f"? {err}"
 
     def _newgame(self, args: list[str]) -> str:
@@ -106,12 +141,18 @@ class Session:
             gold = []
         if len(args) < 3:
             raise ProtocolError("newgame <variant> <colour> <colour> [...] [gold v v v v v v v v]")
-        variant, players = args[0], tuple(args[1:])
+        variant = args[0]
+        named = [word.partition(":") for word in args[1:]]
+        players = tuple(colour for colour, _, _ in named)
+        characters = tuple(character for _, _, character in named if character)
+        if characters and len(characters) != len(players):
+            raise ProtocolError("name every colour's character (orange:goblin blue:elf ...) or none")
         try:
-            GameState.new(players, GOLD_VALUES, variant)
+            GameState.new(players, GOLD_VALUES, variant, characters)
         except ValueError as err:
             raise ProtocolError(str(err)) from None
-        self.variant, self.players, self.view = variant, players, None
+        self.variant, self.players, self.characters, self.view = variant, players, characters, None
+        self.looking = None
         self.known, self.hidden = set(), set()
         if gold:
             self._gold(gold)
@@ -123,10 +164,10 @@ class Session:
         if self.view is not None and (self.view.state.occupied or self.view.state.walls.count):
             raise ProtocolError("the gold is set before the first move")
         try:
-            state = GameState.new(self.players, _gold_values(args), self.variant)
+            state = GameState.new(self.players, _gold_values(args), self.variant, self.characters)
         except ValueError as err:
             raise ProtocolError(str(err)) from None
-        self.view = View(state, 0)
+        self.view = Knowledge(state, 0)
         return ""
 
     def _time(self, args: list[str]) -> str:
@@ -143,7 +184,7 @@ class Session:
         self.finished = True
         return ""
 
-    def _turn(self, colour: str) -> View:
+    def _turn(self, colour: str) -> Knowledge:
         """The view, once checked that ``colour`` is to move."""
         if self.view is None:
             raise ProtocolError("no game: send newgame and gold first")
@@ -154,20 +195,29 @@ class Session:
             raise ProtocolError("the game is over")
         if state.player != colour:
             raise ProtocolError(f"it is {state.player} to move, not {colour}")
+        if self.looking is not None:
+            cell = self.looking
+            raise ProtocolError(
+                f"{colour}'s Mage looks at {cell.row} {cell.col}: send peek {cell.row} {cell.col} <v>"
+            )
         return self.view
 
     def _play(self, args: list[str]) -> str:
         if len(args) < 2:
-            raise ProtocolError("play <colour> warrior|palisade|pass ...")
-        colour, kind, numbers = args[0], args[1].lower(), args[2:]
+            raise ProtocolError("play <colour> [power ...] warrior|palisade|reinforce|pass ...")
+        colour, words = args[0], [w.lower() for w in args[1:]]
         view = self._turn(colour)
+        if words[0] == "power":
+            view, words = self._power(colour, view, words[1:])
+            self.view = view
+            if not words:
+                return ""  # the action comes in another play
+        kind, numbers = words[0], words[1:]
         if kind == "pass" and not numbers:
             self.view = view.play(Pass())
         elif kind == "warrior" and len(numbers) in (2, 3):
             r, c, *value = _integers(numbers)
-            cell = Cell(r, c)
-            if not cell.on_board():
-                raise ProtocolError(f"[{r}, {c}] is off the board (rows 0-4, columns 0-7)")
+            cell = _cell(r, c)
             if value:
                 if colour in self.hidden:
                     raise ProtocolError(f"{colour}'s values are hidden from the engine: no value expected")
@@ -179,18 +229,56 @@ class Session:
                 self.view = view.play_hidden(cell)
                 self.hidden.add(colour)
         elif kind == "palisade" and len(numbers) in (4, 8):
-            xs = _integers(numbers)
-            try:
-                slots = [
-                    Slot.between(Cell(*xs[i : i + 2]), Cell(*xs[i + 2 : i + 4])) for i in range(0, len(xs), 4)
-                ]
-            except ValueError as err:
-                raise ProtocolError(str(err)) from None
+            slots = _slots(numbers)
             self.view = view.play(Build(tuple(sorted(slots, key=lambda s: s.number))))
+        elif kind == "reinforce" and len(numbers) == 2:
+            self.view = view.play(Reinforce(_cell(*_integers(numbers))))
         else:
             raise ProtocolError(
-                "play <colour> warrior <r> <c> [value] | palisade <r1> <c1> <r2> <c2> [...] | pass"
+                "play <colour> [power ...] warrior <r> <c> [value] | palisade <r1> <c1> <r2> <c2> [...]"
+                " | reinforce <r> <c> | pass"
             )
+        return ""
+
+    def _power(self, colour: str, view: Knowledge, words: list[str]) -> tuple[Knowledge, list[str]]:
+        """Play the power that ``words`` start with; the knowledge after it and the words left."""
+        shapes = {"mage": 2, "elf": 2, "orc": 4, "goblin": 3}
+        if not words or words[0] not in shapes or len(words) < 1 + shapes[words[0]]:
+            raise ProtocolError(
+                "power mage <r> <c> | elf <r> <c> | orc <r1> <c1> <r2> <c2> | goblin <r> <c> <v>"
+            )
+        name, numbers, rest = words[0], words[1 : 1 + shapes[words[0]]], words[1 + shapes[words[0]] :]
+        xs = _integers(numbers)
+        if name == "orc":
+            return view.play(ExtraPalisade(_slots(numbers)[0])), rest
+        cell = _cell(xs[0], xs[1])
+        if name == "goblin":
+            if colour in self.hidden or (colour not in self.known and view.hidden_cells(colour)):
+                return view.play_hidden(cell, face_up=xs[2]), rest
+            return view.play(ExtraWarrior(cell, xs[2])), rest
+        own_look = name == "mage" and colour in self.known
+        if own_look and rest:
+            raise ProtocolError(
+                f"the engine's own Mage looks at {xs[0]} {xs[1]}: send peek before the action"
+            )
+        after = view.play(Peek(cell) if name == "mage" else Arrow(cell))
+        if own_look:
+            self.looking = cell
+        return after, rest
+
+    def _peek(self, args: list[str]) -> str:
+        if self.view is None or self.looking is None:
+            raise ProtocolError("no look of the engine's own Mage waits for its value")
+        r, c, value = _integers(args) if len(args) == 3 else (-1, -1, -1)
+        cell = self.looking
+        if (r, c) != tuple(cell):
+            raise ProtocolError(
+                f"the engine's Mage looked at {cell.row} {cell.col}: peek {cell.row} {cell.col} <v>"
+            )
+        if not 1 <= value <= 5:
+            raise ProtocolError("a warrior's value is 1..5")
+        self.view = self.view.learn(cell, value)
+        self.looking = None
         return ""
 
     def _genmove(self, args: list[str]) -> str:
@@ -200,14 +288,37 @@ class Session:
         view = self._turn(colour)
         if colour in self.hidden:
             raise ProtocolError(f"{colour}'s values are hidden from the engine: it cannot move for {colour}")
-        result = suggest(
-            view, self.seconds, iterations=self.iterations, seed=self.rng.getrandbits(31),
-            processes=self.processes, starmap=self.starmap, kernel=self.kernel,
-        )  # fmt: skip
-        self.view = view.play(result.move)
-        if isinstance(result.move, PlaceWarrior):
-            self.known.add(colour)
-        return move_text(result.move)
+        words = []
+        while True:
+            move = suggest(
+                view, self.seconds, iterations=self.iterations, seed=self.rng.getrandbits(31),
+                processes=self.processes, starmap=self.starmap, kernel=self.kernel,
+            ).move  # fmt: skip
+            view = view.play(move)
+            words.append(move_text(move))
+            if isinstance(move, PlaceWarrior | ExtraWarrior):
+                self.known.add(colour)
+            if isinstance(move, Peek):
+                self.looking = move.cell
+            if not isinstance(move, POWERS) or isinstance(move, Peek):
+                break
+        self.view = view
+        return " ".join(words)
+
+
+def _cell(r: int, c: int) -> Cell:
+    cell = Cell(r, c)
+    if not cell.on_board():
+        raise ProtocolError(f"[{r}, {c}] is off the board (rows 0-4, columns 0-7)")
+    return cell
+
+
+def _slots(numbers: Sequence[str]) -> list[Slot]:
+    xs = _integers(numbers)
+    try:
+        return [Slot.between(Cell(*xs[i : i + 2]), Cell(*xs[i + 2 : i + 4])) for i in range(0, len(xs), 4)]
+    except ValueError as err:
+        raise ProtocolError(str(err)) from None
 
 
 def _integers(words: Sequence[str]) -> list[int]:

@@ -1,6 +1,8 @@
-"""Plain-text reports of a check and a score, as the command line prints them."""
+"""Reports of a check and a score: plain text as the command line prints them, and the score as JSON."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from engine.board import COLS, FILES, ROWS, Cell
 from engine.check import CheckReport
@@ -53,6 +55,7 @@ def score_text(result: Score) -> str:
             if t.lost:
                 outcome += f", {t.lost} lost"
         lines.append(f"{head} -> {outcome}")
+        lines += [f"   {adjustment}" for adjustment in t.adjustments]
     lines.append("")
     lines.append("Scores: " + ", ".join(f"{side} {pts}" for side, pts in result.scores.items()))
     if result.unclaimed:
@@ -65,3 +68,11 @@ def score_text(result: Score) -> str:
     lines.append("Ranking: " + "  ".join(ranking))
     lines += [f"Tie-break: {why}" for why in result.tiebreaks]
     return "\n".join(lines)
+
+
+def score_document(result: Score, report: CheckReport) -> dict[str, Any]:
+    """What ``armadora score --json`` prints for a position's score and check (without its ``file``).
+
+    The web page's API answers with the same document.
+    """
+    return {**result.to_json(), "check": report.to_json()}

@@ -1,7 +1,7 @@
 """End-of-game scoring: territories, shares, totals and the ranking with its tie-break.
 
 >>> from engine.board import GOLD_CELLS, GOLD_VALUES
->>> from engine.position import Position
+>>> from engine.position import Position, Warrior
 >>> pos = Position.from_json({
 ...     "players": ["orange", "blue"],
 ...     "gold": [{"cell": list(c), "value": v} for c, v in zip(GOLD_CELLS, GOLD_VALUES)],
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from engine.board import COLS, Cell, cells_of
-from engine.position import Position
+from engine.board import Cell, cells_of
+from engine.position import Position, Warrior
 
 Points = int | float
 
@@ -41,10 +41,51 @@ def points(halves: int) -> Points:
     return halves // 2 if halves % 2 == 0 else halves / 2
 
 
+class Adjustment(NamedTuple):
+    """A warrior of the advanced game that does not count its value: arrows on it, or a reinforcement.
+
+    >>> from engine.position import Warrior
+    >>> str(Adjustment.of(Warrior(Cell(2, 2), "blue", 4, arrows=1)))
+    'c3: 4, -1 arrow'
+    >>> str(Adjustment.of(Warrior(Cell(2, 3), "blue", 1, arrows=2, reinforced=True)))
+    'd3: 1, -2 arrows (never below 0), +1 reinforcement = 1'
+    """
+
+    cell: Cell
+    player: str
+    value: int
+    arrows: int
+    reinforced: bool
+    counts: int
+
+    @classmethod
+    def of(cls, warrior: Warrior) -> Adjustment:
+        value, strength = warrior.value, warrior.strength
+        assert value is not None and strength is not None, "scoring reads known values only"
+        return cls(warrior.cell, warrior.player, value, warrior.arrows, warrior.reinforced, strength)
+
+    def __str__(self) -> str:
+        parts = [f"{self.cell.name}: {self.value}"]
+        floor = self.arrows > self.value
+        if self.arrows:
+            parts.append(
+                f"-{self.arrows} arrow{'s' if self.arrows > 1 else ''}{' (never below 0)' if floor else ''}"
+            )
+        if self.reinforced:
+            parts.append("+1 reinforcement")
+        text = ", ".join(parts)
+        return f"{text} = {self.counts}" if floor or len(parts) > 2 else text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cell": list(self.cell), "player": self.player, "value": self.value, "arrows": self.arrows,
+                "reinforced": self.reinforced, "counts": self.counts, "text": str(self)}  # fmt: skip
+
+
 class TerritoryResult(NamedTuple):
     """One territory: its gold, each side's warrior total, who wins and what each winner gets.
 
-    ``mask`` holds its cells as a bit mask; :attr:`cells` lists them.
+    ``mask`` holds its cells as a bit mask; :attr:`cells` lists them. ``adjustments`` explains
+    each warrior there that counts other than its value (advanced game).
     """
 
     mask: int
@@ -53,6 +94,7 @@ class TerritoryResult(NamedTuple):
     winners: tuple[str, ...]
     share: Points
     lost: Points
+    adjustments: tuple[Adjustment, ...] = ()
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -66,6 +108,7 @@ class TerritoryResult(NamedTuple):
             "winners": list(self.winners),
             "share": self.share,
             "lost": self.lost,
+            "adjustments": [a.to_json() for a in self.adjustments],
         }
 
 
@@ -98,28 +141,28 @@ class Score:
 
 def score(position: Position) -> Score:
     """Score a finished position; every warrior value and gold value must be known."""
-    if position.variant == "armadora-advanced":
-        raise ScoringError("scoring the armadora-advanced variant is not supported yet")
     if not position.gold:
-        raise ScoringError("no gold recorded: list the 8 gold piles with their values")
+        raise ScoringError("no gold recorded: list the gold piles with their values")
     sides = position.sides
     group = {player: n % len(sides) for n, player in enumerate(position.players)}
-    # For each side, then for the gold: the cells holding each value 0..7.
-    by_value = [[0] * 8 for _ in range(len(sides) + 1)]
+    # For each side: the cells of its warriors counting each value 0..7.
+    by_value = [[0] * 8 for _ in sides]
     hidden, strayed, unread = [], [], []
-    for cell, player, value in position.warriors:
-        n = group.get(player)
+    for w in position.warriors:
+        n = group.get(w.player)
+        strength = w.strength
         if n is None:
-            strayed.append(f"{cell.name} ({player})")
-        elif value is None:
-            hidden.append(f"{cell.name} ({player})")
+            strayed.append(f"{w.cell.name} ({w.player})")
+        elif strength is None:
+            hidden.append(f"{w.cell.name} ({w.player})")
         else:
-            by_value[n][value] |= 1 << (cell[0] * COLS + cell[1])
+            by_value[n][strength] |= w.cell.bit
+    gold_at: dict[int, int] = {}  # cell bit -> value (a Nuggets marker may be worth more than 7)
     for cell, value in position.gold:
         if value is None:
             unread.append(cell.name)
         else:
-            by_value[-1][value] |= 1 << (cell[0] * COLS + cell[1])
+            gold_at[cell.bit] = value
     if hidden:
         raise ScoringError(f"{len(hidden)} warrior value(s) still hidden: {', '.join(hidden)}")
     if strayed:
@@ -137,7 +180,7 @@ def score(position: Position) -> Score:
             (region & ones).bit_count() + 2 * (region & twos).bit_count() + 4 * (region & fours).bit_count()
             for ones, twos, fours in value_planes
         ]
-        gold_total = totals.pop()
+        gold_total = sum(value for bit, value in gold_at.items() if region & bit)
         best = max(totals)
         winners = [n for n, total in enumerate(totals) if total == best] if best and gold_total else []
         share_h = lost_h = 0
@@ -157,6 +200,11 @@ def score(position: Position) -> Score:
                 tuple([sides[n] for n in winners]),
                 points(share_h),
                 points(lost_h),
+                tuple(
+                    Adjustment.of(w)
+                    for w in position.warriors
+                    if w.cell.bit & region and (w.arrows or w.reinforced)
+                ),
             )
         )
     for side_halves in halves:

@@ -7,8 +7,8 @@ merged by move) and ranks the moves by visits.
 
 >>> from engine.board import GOLD_VALUES
 >>> from engine.game import GameState
->>> from engine.view import View
->>> view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+>>> from engine.knowledge import Knowledge
+>>> view = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
 >>> s = suggest(view, iterations=60, seed=1, kernel="python")
 >>> len(s.candidates), s.iterations
 (3, 60)
@@ -25,11 +25,11 @@ from functools import cache
 from typing import Any
 
 import engine.kernel_core as core
-from engine.board import CELLS, GOLD_VALUES
+from engine.board import GOLD_VALUES
 from engine.encoding import action_move, kernel_state, move_json
-from engine.game import GameState, Move, Pass, PlaceWarrior
+from engine.game import GameState, Move, Pass
 from engine.kernel import Kernel, load, warm_up
-from engine.view import View
+from engine.knowledge import Knowledge
 
 DEFAULT_SECONDS = 0.8
 TREE_CAPACITY = 400_000
@@ -118,7 +118,7 @@ def prepare(kernel: str | None = None) -> Kernel:
     ws = _workspace(k.name)
     for array in (ws.tree, ws.order, ws.wins):
         array[:] = [0] * len(array) if k.name == "python" else 0
-    view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+    view = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
     run_search(kernel_state(k, view), None, 0, 8, k.name)
     return k
 
@@ -210,7 +210,7 @@ def merge(results: Sequence[RootStats]) -> RootStats:
     return out
 
 
-def candidates(view: View, stats: RootStats, top: int = 3) -> tuple[Candidate, ...]:
+def candidates(view: Knowledge, stats: RootStats, top: int = 3) -> tuple[Candidate, ...]:
     """The legal moves of the most visited root actions, each completed by its most visited follow-up."""
     total = sum(visits for visits, _, _ in stats.values()) or 1
     state = view.state
@@ -231,11 +231,11 @@ def candidates(view: View, stats: RootStats, top: int = 3) -> tuple[Candidate, .
     return tuple(out) or (Candidate(Pass(), 0, 0.0, 0.0),)
 
 
-def _complete(view: View, action: int, second: int) -> Move:
-    if action < core.A_SLOT and second < 0:  # a cell never followed up: its largest value
+def _complete(view: Knowledge, action: int, second: int) -> Move:
+    warrior = action < core.A_SLOT or core.A_GOBLIN <= action < core.A_SEEN
+    if warrior and not core.A_VALUE < second < core.A_REINF:  # a cell never followed up: its largest value
         supply = view.state.supplies[view.state.to_move]
-        value = max((v for v in range(1, 6) if supply[v - 1]), default=1)
-        return PlaceWarrior(CELLS[action], value)
+        second = core.A_VALUE + max((v for v in range(1, 6) if supply[v - 1]), default=1)
     return action_move(action, second)
 
 
@@ -243,7 +243,7 @@ Mapper = Callable[[Callable[..., tuple[RootStats, int]], list[tuple[Any, ...]]],
 
 
 def suggest(
-    view: View,
+    view: Knowledge,
     seconds: float | None = DEFAULT_SECONDS,
     *,
     iterations: int | None = None,
@@ -251,15 +251,18 @@ def suggest(
     processes: int = 1,
     starmap: Mapper | None = None,
     kernel: str | None = None,
+    powers: bool = True,
 ) -> Suggestion:
     """The top 3 moves for the player to move, from ``processes`` trees grown side by side.
 
     Give ``seconds`` (anytime: the best so far when time is up) or ``iterations``
     (per tree; reproducible at a fixed seed). ``starmap`` runs the trees (a
-    process pool's), else they run one after another here.
+    process pool's), else they run one after another here. In the advanced game the
+    answer may be a power, after which the same player asks again for the action;
+    ``powers`` false never uses one.
     """
     k = load(kernel)
-    state = [int(x) for x in kernel_state(k, view)]
+    state = [int(x) for x in kernel_state(k, view, powers=powers)]
     budget = None if iterations is not None else seconds
     jobs = [(state, budget, seed * 7919 + n, iterations, k.name) for n in range(processes)]
     start = time.perf_counter()

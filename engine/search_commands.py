@@ -14,18 +14,18 @@ import time
 from typing import Any
 
 from engine.arena import run, summarize
-from engine.board import GOLD_VALUES
+from engine.board import GOLD_VALUES, Cell
 from engine.commands import EXIT_UNREADABLE, read_source
 from engine.encoding import kernel_state
 from engine.game import GameState
 from engine.kernel import BACKENDS, load
 from engine.kernel_core import SCRATCH_SIZE, STATE_SIZE
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.players import PLAYERS
-from engine.position import Position, PositionError
+from engine.position import VARIANTS, Position, PositionError
 from engine.protocol import Session
 from engine.samples import sample_text
 from engine.search import DEFAULT_SECONDS, Suggestion, prepare, suggest
-from engine.view import View, ViewError
 from engine.workers import Workers, cores
 
 
@@ -51,6 +51,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="POSITION", help="position JSON file, - for standard input")
     p.add_argument("--player", required=True, metavar="COLOUR", help="the colour to move, who asks")
     p.add_argument("--passed", default="", metavar="C1,C2", help="colours who have passed")
+    p.add_argument(
+        "--seen",
+        default="",
+        metavar="C3,D4",
+        help="advanced game: cells whose warrior the player's Mage has looked at (their values are read)",
+    )
+    p.add_argument(
+        "--power-used", action="store_true", help="advanced game: the player has used a power this turn"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=_run_suggest)
 
@@ -79,6 +88,12 @@ def register(subparsers: Any) -> None:
         help="players at the table: A takes one seat (4: A's team against B's)",
     )
     p.add_argument("--games", type=_positive, default=20, metavar="N", help="games (whole seat groups)")
+    p.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="armadora",
+        help="the game (armadora-advanced: each seed deals the characters)",
+    )
     p.add_argument("--progress", action="store_true", help="a line on stderr as each game ends")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=_run_arena)
@@ -155,8 +170,9 @@ def _run_suggest(args: argparse.Namespace) -> int:
     try:
         position = Position.loads(read_source(args.file))
         passed = [c.strip() for c in args.passed.split(",") if c.strip()]
-        view = View.from_position(position, args.player, passed)
-    except (PositionError, ViewError) as err:
+        seen = [Cell.parse(c) for c in args.seen.split(",") if c.strip()]
+        view = Knowledge.from_position(position, args.player, passed, seen=seen, power_used=args.power_used)
+    except (PositionError, KnowledgeError, ValueError) as err:
         return _error(str(err))
     budget: dict[str, Any] = {"seconds": args.time, "iterations": args.iterations, "seed": args.seed}
     if args.processes > 1:
@@ -212,6 +228,7 @@ def _run_arena(args: argparse.Namespace) -> int:
             imap=workers.imap_unordered,
             first_seed=args.seed + 1,
             progress=progress if args.progress else None,
+            variant=args.variant,
         )
     summary = summarize(names, args.seats, results)
     elapsed = time.perf_counter() - start
@@ -227,9 +244,12 @@ def _run_bench(args: argparse.Namespace) -> int:
     print(f"kernel: {k.name}")
     rate = _playouts_per_second(args.kernel)
     print(f"playouts from the start, one core: {rate:,.0f} a second")
+    rate = _playouts_per_second(args.kernel, ADVANCED_START)
+    print(f"playouts from the advanced start (goblin, elf), one core: {rate:,.0f} a second")
     views = {
-        "start": View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange"),
-        "midgame-2p": View.from_position(Position.loads(sample_text("midgame-2p")), "orange"),
+        "start": START,
+        "midgame-2p": Knowledge.from_position(Position.loads(sample_text("midgame-2p")), "orange"),
+        "advanced-start": ADVANCED_START,
     }
     with Workers(args.processes, args.kernel) as workers:
         for name, view in views.items():
@@ -254,10 +274,15 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _playouts_per_second(kernel: str | None, seconds: float = 1.0) -> float:
-    """Determinized playouts from the start a second, in this process."""
+START = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+ADVANCED_START = Knowledge.of(
+    GameState.new(("orange", "blue"), GOLD_VALUES, "armadora-advanced", ("goblin", "elf")), "orange"
+)
+
+
+def _playouts_per_second(kernel: str | None, view: Knowledge = START, seconds: float = 1.0) -> float:
+    """Determinized playouts from a view (the start) a second, in this process."""
     k = load(kernel)
-    view = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
     root = kernel_state(k, view)
     work, rng, values, sc, rew = k.ints(STATE_SIZE), k.ints(1), k.ints(16), k.ints(SCRATCH_SIZE), k.floats(4)
     k.core.seed_rng(rng, 1)

@@ -73,8 +73,8 @@ def test_package_imports_only_what_lies_below_it(package: str) -> None:
     [
         "import engine",
         # The whole search, run on the pure-Python kernel: no numba, no numpy either.
-        "import random, engine.search_commands, engine.players as p, engine.view as v, engine.game as g;"
-        "view = v.View.of(g.GameState.new(('orange', 'blue'), (7, 6, 6, 5, 5, 4, 4, 3)), 'orange');"
+        "import random, engine.search_commands, engine.players as p, engine.knowledge as v, engine.game as g;"
+        "view = v.Knowledge.of(g.GameState.new(('orange', 'blue'), (7, 6, 6, 5, 5, 4, 4, 3)), 'orange');"
         "p.make_player('ismcts', 'python').choose(view, 0.01, random.Random())",
     ],
     ids=["engine", "search on the fallback"],

@@ -13,8 +13,8 @@ from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from engine.check import check
-from engine.commands import score_document
 from engine.position import VARIANTS, Position, PositionError
+from engine.report import score_document
 from engine.scoring import ScoringError, score
 from webui import store
 from webui.game_view import game_state

@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.board import Cell
 from engine.check import CheckReport, check
-from engine.commands import score_document
 from engine.position import Position
+from engine.report import score_document
 from engine.scoring import Score, ScoringError, score
 from vision.looks import REFERENCE_COLOURS
 from webui import store

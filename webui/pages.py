@@ -32,9 +32,9 @@ import calibration.setup
 from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
+from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import Position
 from engine.search import suggest
-from engine.view import View, ViewError
 from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
@@ -434,8 +434,8 @@ def suggestion(token: str) -> ResponseReturnValue:
     if t.ended:
         raise InputError("the game has ended")
     try:
-        view = View.from_position(t.position, viewer.colour)
-    except ViewError as error:
+        view = Knowledge.from_position(t.position, viewer.colour)
+    except KnowledgeError as error:
         raise InputError(f"no suggestion: {error}") from None
     assert t.current is not None
     if store.cached_suggestion(t.current, viewer.colour, t.mine) is None:

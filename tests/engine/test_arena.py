@@ -11,11 +11,11 @@ from engine.ratings import elo, wilson
 def test_seat_swapped_pairs_share_their_seed() -> None:
     todo = jobs(("ismcts", "greedy"), 2, 5, 0.8, None)
     assert len(todo) == 6  # whole pairs
-    assert [(seats, seed) for seats, seed, _, _ in todo[:2]] == [
+    assert [(seats, seed) for seats, seed, *_ in todo[:2]] == [
         (("ismcts", "greedy"), 1),
         (("greedy", "ismcts"), 1),
     ]
-    assert len({seed for _, seed, _, _ in todo}) == 3
+    assert len({seed for _, seed, *_ in todo}) == 3
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])

@@ -17,18 +17,11 @@ from engine.board import CELLS
 from engine.encoding import decode, encode, kernel_state
 from engine.game import shuffled_gold
 from engine.kernel import BACKENDS, Kernel, load
+from engine.knowledge import Knowledge
 from engine.position import Gold, Warrior, sides_of
 from engine.supply import supply_for
-from engine.view import View
 
 PLAYERS = {2: ("orange", "blue"), 3: ("orange", "blue", "green"), 4: ("orange", "green", "blue", "purple")}
-
-
-@pytest.fixture(params=BACKENDS)
-def kernel(request: pytest.FixtureRequest) -> Kernel:
-    if request.param == "numba":
-        pytest.importorskip("numba")
-    return load(request.param)
 
 
 def midgame(seed: int, players: int = 2, moves: int = 24) -> GameState:
@@ -45,7 +38,7 @@ def midgame(seed: int, players: int = 2, moves: int = 24) -> GameState:
 
 def full_state(kernel: Kernel, state: GameState) -> Any:
     """The kernel state of a game with every value known (the searcher knows its own; the rest set here)."""
-    st = kernel_state(kernel, View.of(state, state.player))
+    st = kernel_state(kernel, Knowledge.of(state, state.player))
     for i, w in enumerate(state.warriors):
         if w is not None and w[0] != state.to_move:
             core.place(st, w[0], i, w[1])
@@ -97,7 +90,7 @@ def test_scores_and_rewards_match_the_rules(kernel: Kernel, seed: int, players: 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playout_ends_in_a_finished_legal_game(kernel: Kernel, players: int) -> None:
     state = midgame(players, players, moves=10)
-    st = kernel_state(kernel, View.of(state, state.player))
+    st = kernel_state(kernel, Knowledge.of(state, state.player))
     rng, values = kernel.ints(1), kernel.ints(16)
     kernel.core.seed_rng(rng, players)
     kernel.core.determinize(st, rng, values)
@@ -116,7 +109,7 @@ def test_playout_ends_in_a_finished_legal_game(kernel: Kernel, players: int) -> 
 def test_determinize_draws_hidden_values_from_the_pool(kernel: Kernel) -> None:
     state = midgame(3, moves=30)
     me = state.to_move
-    st = kernel_state(kernel, View.of(state, state.player))
+    st = kernel_state(kernel, Knowledge.of(state, state.player))
     hidden = {p: int(st[core.S_HIDDEN + p]) for p in range(2)}
     assert hidden[me] == 0 and hidden[1 - me] != 0
     rng, values = kernel.ints(1), kernel.ints(16)
@@ -141,7 +134,7 @@ def test_determinize_draws_hidden_values_from_the_pool(kernel: Kernel) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_full_moves_match_the_rules(kernel: Kernel, seed: int) -> None:
     state = midgame(seed, moves=20)
-    st = kernel_state(kernel, View.of(state, state.player))
+    st = kernel_state(kernel, Knowledge.of(state, state.player))
     moves = kernel.ints(3 * 512)
     n = kernel.core.list_moves(st, moves)
     listed = [decode(int(moves[3 * m]), int(moves[3 * m + 1]), int(moves[3 * m + 2])) for m in range(n)]
@@ -151,7 +144,7 @@ def test_full_moves_match_the_rules(kernel: Kernel, seed: int) -> None:
 
 def test_greedy_and_flat_monte_carlo_choose_legal_moves(kernel: Kernel) -> None:
     state = midgame(5, moves=16)
-    st = kernel_state(kernel, View.of(state, state.player))
+    st = kernel_state(kernel, Knowledge.of(state, state.player))
     work, sc, rng, values = (
         kernel.ints(core.STATE_SIZE),
         kernel.ints(core.SCRATCH_SIZE),
@@ -177,7 +170,7 @@ def test_the_backends_agree_move_for_move() -> None:
     out = []
     for name in BACKENDS:
         k = load(name)
-        st = kernel_state(k, View.of(state, state.player))
+        st = kernel_state(k, Knowledge.of(state, state.player))
         work, sc, rng, values = k.ints(core.STATE_SIZE), k.ints(core.SCRATCH_SIZE), k.ints(1), k.ints(16)
         k.core.seed_rng(rng, 42)
         mean = k.core.playouts(st, work, rng, values, sc, k.floats(4), 30)
@@ -208,6 +201,6 @@ def test_the_kernel_state_holds_no_value_of_another_player(kernel: Kernel) -> No
         changed[i] = (1 - me, value)
     other.warriors = tuple(changed)
     assert other.warriors != state.warriors
-    first = [int(x) for x in kernel_state(kernel, View.of(state, state.player))]
-    second = [int(x) for x in kernel_state(kernel, View.of(other, other.player))]
+    first = [int(x) for x in kernel_state(kernel, Knowledge.of(state, state.player))]
+    second = [int(x) for x in kernel_state(kernel, Knowledge.of(other, other.player))]
     assert first == second

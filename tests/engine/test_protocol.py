@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 
 from engine.board import Cell, Slot
-from engine.game import Build, GameState, Pass, PlaceWarrior
+from engine.game import (
+    Arrow,
+    Build,
+    ExtraPalisade,
+    ExtraWarrior,
+    GameState,
+    Move,
+    Pass,
+    Peek,
+    PlaceWarrior,
+    Reinforce,
+)
 from engine.protocol import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +108,7 @@ CORNER = ("NEW", "play orange palisade 0 0 0 1 1 0 1 1", "play blue palisade 2 0
             "newgame armadora orange blue gold 7 6",
             "gold takes 8 values, for the gold cells in board-spec",
         ),
-        ((), "dance", "unknown command 'dance' (newgame, gold, play, genmove, time, quit)"),
+        ((), "dance", "unknown command 'dance' (newgame, gold, play, peek, genmove, time, quit)"),
         ((), "time fast", "time <seconds>, more than 0 and at most 600"),
         ((), "time 0", "time <seconds>, more than 0 and at most 600"),
         (NEW, "play red pass", "'red' is not a colour of this game (orange, blue)"),
@@ -113,7 +124,7 @@ CORNER = ("NEW", "play orange palisade 0 0 0 1 1 0 1 1", "play blue palisade 2 0
         ),
         (NEW, "play orange palisade 0 0 1 1", "[0, 0] and [1, 1] are not neighbouring cells"),
         (NEW, "play orange palisade 0 0 0 1 0 0 0 1", "orange cannot play palisade a5|b5 a5|b5: the two"),
-        (NEW, "play orange jump", "play <colour> warrior <r> <c> [value] | palisade <r1> <c1> <r2> <c2>"),
+        (NEW, "play orange jump", "play <colour> [power ...] warrior <r> <c> [value] | palisade <r1> <c1>"),
         (
             HIDDEN,
             "play orange warrior 2 3 4",
@@ -162,3 +173,107 @@ def test_the_command_answers_each_line_on_stdout_and_nothing_else() -> None:
     assert lines[3].startswith("= ") and parse("orange", lines[3])
     assert lines[4].startswith("? unknown command 'bogus'")
     assert "Traceback" not in run.stderr
+
+
+# --------------------------------------------------------------------------------------------------
+# The advanced game
+
+ADVANCED = f"newgame armadora-advanced orange:mage blue:goblin {GOLD}"
+
+
+def moves_of(words: list[str]) -> list[Move]:
+    """The moves of a genmove answer in the advanced game: a power first, perhaps, then the action."""
+    out: list[Move] = []
+    while words:
+        if words[0] == "power":
+            name, words = words[1], words[2:]
+            size = {"mage": 2, "elf": 2, "orc": 4, "goblin": 3}[name]
+            n, words = [int(x) for x in words[:size]], words[size:]
+            if name == "orc":
+                out.append(ExtraPalisade(Slot.between((n[0], n[1]), (n[2], n[3]))))
+            elif name == "goblin":
+                out.append(ExtraWarrior(Cell(n[0], n[1]), n[2]))
+            else:
+                out.append((Peek if name == "mage" else Arrow)(Cell(n[0], n[1])))
+            continue
+        kind, rest = words[0], words[1:]
+        if kind == "warrior":
+            out.append(PlaceWarrior(Cell(int(rest[0]), int(rest[1])), int(rest[2])))
+        elif kind == "palisade":
+            n = [int(x) for x in rest]
+            out.append(
+                Build(
+                    tuple(Slot.between((n[i], n[i + 1]), (n[i + 2], n[i + 3])) for i in range(0, len(n), 4))
+                )
+            )
+        elif kind == "reinforce":
+            out.append(Reinforce(Cell(int(rest[0]), int(rest[1]))))
+        else:
+            out.append(Pass())
+        words = []
+    return out
+
+
+@pytest.mark.parametrize("characters", [("mage", "goblin"), ("elf", "orc")])
+def test_the_engine_plays_a_whole_advanced_game_against_itself(characters: tuple[str, str]) -> None:
+    """Every power on offer, the Mage's looks answered with peek, each answer in play's syntax."""
+    s = session(f"newgame armadora-advanced orange:{characters[0]} blue:{characters[1]} {GOLD}")
+    referee = GameState.new(("orange", "blue"), (7, 6, 6, 5, 5, 4, 4, 3), "armadora-advanced", characters)
+    used: set[str] = set()
+    while not referee.is_over:
+        colour = referee.player
+        answer = s.handle(f"genmove {colour}")
+        assert answer is not None and answer.startswith("= "), answer
+        for move in moves_of(answer[2:].split()):
+            referee = referee.play(move)  # raises on an illegal move
+            used.add(type(move).__name__)
+            if isinstance(move, Peek):
+                assert referee.player == colour and s.handle(
+                    f"genmove {colour}",
+                ).startswith("? ")
+                value = referee.warriors[move.cell.number][1]  # type: ignore[index]
+                assert s.handle(f"peek {move.cell.row} {move.cell.col} {value}") == "= "
+                assert s.view is not None and s.view.value_at(move.cell) == value
+        assert s.view is not None and s.view.state.to_position() == referee.to_position()
+    assert used & {"Peek", "ExtraWarrior", "Arrow", "ExtraPalisade"}, used
+
+
+def test_play_takes_a_power_then_the_action_and_hidden_looks_stay_hidden() -> None:
+    s = session(ADVANCED, "play orange warrior 2 2 3", "play blue power goblin 2 3 5 warrior 2 4")
+    assert s.view is not None
+    assert s.view.value_at(Cell(2, 3)) == 5, "the goblin's warrior lies face up"
+    assert s.view.value_at(Cell(2, 4)) is None
+    assert s.handle("play orange power mage 2 4") == "= "  # the engine knows orange: its own look
+    assert s.handle("play orange warrior 2 5 1").startswith("? orange's Mage looks at 2 4: send peek 2 4 <v>")
+    assert s.handle("peek 2 4 6") == "? a warrior's value is 1..5"
+    assert s.handle("peek 2 5 1").startswith("? the engine's Mage looked at 2 4")
+    assert s.handle("peek 2 4 2") == "= " and s.view.value_at(Cell(2, 4)) == 2
+    assert s.handle("play orange warrior 2 5 1") == "= "
+    assert s.handle("peek 2 4 2") == "? no look of the engine's own Mage waits for its value"
+
+
+def test_a_look_by_a_colour_the_engine_does_not_play_teaches_it_nothing() -> None:
+    s = session(f"newgame armadora-advanced orange:goblin blue:mage {GOLD}", "play orange warrior 2 2 3",
+                "play blue power mage 2 2 warrior 2 3")  # fmt: skip
+    assert s.view is not None and s.view.state.power_used is False and s.view.state.powers == (1, 1)
+    assert s.handle("peek 2 2 3") == "? no look of the engine's own Mage waits for its value"
+
+
+@pytest.mark.parametrize(
+    ("setup", "line", "reason"),
+    [
+        ((), "newgame armadora-advanced orange blue", "the advanced game needs one character per player"),
+        ((), "newgame armadora-advanced orange:elf blue:elf", "each character at most once"),
+        ((), "newgame armadora-advanced orange:elf blue", "name every colour's character"),
+        ((), "newgame armadora orange:elf blue:orc", "characters belong to the advanced game, not armadora"),
+        ((ADVANCED,), "play orange power elf 2 2", "orange cannot play power elf c3: orange is the mage"),
+        ((ADVANCED,), "play orange power mage 2", "power mage <r> <c> | elf <r> <c> | orc"),
+        ((ADVANCED,), "play orange reinforce 2 2", "orange cannot play reinforce c3: c3 holds no warrior"),
+        ((ADVANCED, "play orange warrior 2 2 1"), "play blue power goblin 2 2 5", "blue cannot play power"),
+    ],
+)
+def test_refused_advanced_commands_say_why(setup: tuple[str, ...], line: str, reason: str) -> None:
+    s = session(*setup)
+    answer = s.handle(line)
+    assert answer is not None and answer.startswith("? ") and "\n" not in answer
+    assert answer[2:].startswith(reason), answer

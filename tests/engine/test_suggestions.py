@@ -11,8 +11,8 @@ import pytest
 from regression import Case, cases
 
 from engine import Build, GameState, Pass, PlaceWarrior, Position, check, draw
+from engine.knowledge import Knowledge
 from engine.search import suggest
-from engine.view import View
 
 CASES = list(cases())
 ITERATIONS = 6000
@@ -20,7 +20,7 @@ SEED = 1
 
 
 def ask(case: Case, seed: int = SEED) -> object:
-    view = View.from_position(case.position, "orange", case.passed)
+    view = Knowledge.from_position(case.position, "orange", case.passed)
     return suggest(view, iterations=ITERATIONS, seed=seed).move
 
 
@@ -48,7 +48,7 @@ def test_suggestion_is_the_right_kind_of_answer(case: Case) -> None:
 def test_pass_cases_leave_only_losing_builds(case: Case) -> None:
     """What makes a pass case: the only palisades that may still stand are the cuts (each of
     which loses: tests/regression.py chose the gold so), and orange has no warrior left."""
-    view = View.from_position(case.position, "orange", case.passed)
+    view = Knowledge.from_position(case.position, "orange", case.passed)
     builds = [m for m in view.state.legal_moves() if isinstance(m, Build)]
     assert {slot for b in builds for slot in b.slots} == set(case.slots)
     assert not view.state.warrior_moves()
@@ -66,7 +66,7 @@ def test_the_suggestion_never_reads_blue_values(case: Case) -> None:
     assert swapped["warriors"] != case.doc["warriors"] or len(set(blue_values)) == 1
     hidden = [{**w, "value": None if w["player"] == "blue" else w["value"]} for w in case.doc["warriors"]]
     views = [
-        View.from_position(Position.from_json({**case.doc, "warriors": ws}), "orange", case.passed)
+        Knowledge.from_position(Position.from_json({**case.doc, "warriors": ws}), "orange", case.passed)
         for ws in (case.doc["warriors"], swapped["warriors"], hidden)
     ]
     answers = [suggest(v, iterations=1500, seed=7).candidates for v in views]
@@ -79,7 +79,7 @@ def test_three_and_four_player_games_get_legal_suggestions(players: tuple[str, .
     state = GameState.new(players, (7, 6, 6, 5, 5, 4, 4, 3))
     seen_builds = 0
     while not state.is_over:
-        move = suggest(View.of(state, state.player), iterations=150, seed=state.walls.count).move
+        move = suggest(Knowledge.of(state, state.player), iterations=150, seed=state.walls.count).move
         seen_builds += isinstance(move, Build)
         state = state.play(move)
     assert seen_builds > 0 and check(state.to_position()).legal

@@ -433,7 +433,8 @@ def test_score_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     territories = doc["territories"]
     assert len(territories) == 3
     for t in territories:
-        assert set(t) == {"cells", "gold", "totals", "winners", "share", "lost"}
+        assert set(t) == {"cells", "gold", "totals", "winners", "share", "lost", "adjustments"}
+        assert t["adjustments"] == []  # the base game counts every warrior at its value
     left, middle, right = territories  # ordered by their first cell: a5, c5, g5
     assert left["cells"] == [[r, c] for r in range(5) for c in (0, 1)]
     assert len(middle["cells"]) == 20

@@ -11,15 +11,15 @@ from test_cli import write
 
 from engine import Cell, Position
 from engine.game import Pass
+from engine.knowledge import Knowledge
 from engine.samples import sample_text
-from engine.view import View
 
 MIDGAME = json.loads(sample_text("midgame-2p"))  # orange's values known, blue's hidden
 
 
 def legal(move: str, position: Position, colour: str) -> bool:
     """Whether the move's text names a legal move of the player in the position."""
-    view = View.from_position(position, colour)
+    view = Knowledge.from_position(position, colour)
     moves = [*view.state.legal_moves(), Pass()]
     return move in {str(m) for m in moves}
 
@@ -146,13 +146,16 @@ def test_arena_refuses_a_bad_pairing(capsys: pytest.CaptureFixture[str], players
     assert code == 2 and out == ""
     assert (
         err
-        == f"error: --players takes two different players of random, greedy, pimc, ismcts, not {players!r}\n"
+        == "error: --players takes two different players of random, greedy, pimc, ismcts, ismcts-nopower, "
+        f"not {players!r}\n"
     )
 
 
 def test_bench_reports_playouts_and_iterations(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "bench", "search", "--time", "0.05", "--repeat", "1", "--processes", "1")
     lines = out.splitlines()
-    assert code == 0 and len(lines) == 4
+    assert code == 0 and len(lines) == 6
     assert lines[1].startswith("playouts from the start, one core: ")
-    assert lines[2].startswith("start: 1 suggestions of 0.05 s on 1 processes: iterations min ")
+    assert lines[2].startswith("playouts from the advanced start (goblin, elf), one core: ")
+    assert lines[3].startswith("start: 1 suggestions of 0.05 s on 1 processes: iterations min ")
+    assert lines[5].startswith("advanced-start: 1 suggestions of 0.05 s on 1 processes: iterations min ")

@@ -19,10 +19,10 @@ from engine.board import GOLD_VALUES
 from engine.encoding import kernel_state
 from engine.game import GameState
 from engine.kernel import warm_up
+from engine.knowledge import Knowledge
 from engine.search import run_search
-from engine.view import View
 
-START = View.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
+START = Knowledge.of(GameState.new(("orange", "blue"), GOLD_VALUES), "orange")
 
 
 def test_bench_playouts(benchmark: Any) -> None:

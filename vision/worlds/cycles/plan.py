@@ -425,7 +425,8 @@ def _pieces(rng: random.Random, kit: Kit, position: Position) -> list[Piece]:
         )
     walls = set(position.palisades)
     half = kit.pitch_mm / 2
-    for cell, colour, _value in position.warriors:
+    for warrior in position.warriors:
+        cell, colour = warrior.cell, warrior.player
         x, y = kit.cell_centre_mm(cell.row, cell.col)
         turn = rng.uniform(-15.0, 15.0)
         # Its half-extent along x or y at that turn; a warrior is pushed back from a palisade
