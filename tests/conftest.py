@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import pytest
 from renders import Renders, TuningPhoto
 
+from engine.kernel import BACKENDS, Kernel, load
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -60,3 +62,11 @@ def tuning_photo(renders: Renders) -> TuningPhoto:
         return loaded[index]
 
     return photo
+
+
+@pytest.fixture(params=BACKENDS)
+def kernel(request: pytest.FixtureRequest) -> Kernel:
+    """Each backend of the search kernel in turn (numba skipped where it is not installed)."""
+    if request.param == "numba":
+        pytest.importorskip("numba")
+    return load(request.param)
