@@ -150,6 +150,9 @@ def phone(browser: Any, viewport: dict[str, int]) -> Any:
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
+    """The first match's bounding box, once it is visible: a tap may redraw the diagram first."""
+    element = page.locator(selector).first
+    element.wait_for(state="visible")
+    found = element.bounding_box()
     assert found is not None, selector
     return dict(found)
