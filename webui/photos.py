@@ -115,7 +115,7 @@ def read_photo(
             variant=variant,
         )
     except PhotoError as error:
-        if error.code == "too_large":
+        if error.code in ("too_large", "too_small"):
             raise InputError(f"that photo cannot be used: {error}") from None
         reason = UNREADABLE.get(error.code, "it cannot be decoded")
         raise InputError(f"that file cannot be read as a photo: {reason}; {RETAKE}") from None

@@ -6,6 +6,7 @@ the photo routes scan the sample photos for real.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -942,3 +943,44 @@ def test_the_same_photo_sent_twice_makes_one_draft(client: FlaskClient, app: Fla
     again = send_photo(client, host, BOARD_PHOTO.read_bytes())
     assert first.status_code == again.status_code == 303 and first.location == again.location
     assert client.get(host).get_data(as_text=True).count('class="draft"') == 1
+
+
+# --------------------------------------------------------------------------- hardening (issue 22, part A)
+
+
+def profile_with(**images: bytes) -> str:
+    """The reference profile as JSON text, with some of its pictures (``face_jpeg``, ...) replaced."""
+    document = default_profile().to_json()
+    for key, data in images.items():
+        document[key] = base64.b64encode(data).decode("ascii")
+    return json.dumps(document)
+
+
+def scan_api(client: FlaskClient, photo: bytes, **fields: Any) -> TestResponse:
+    return client.post(
+        "/api/scan",
+        data={"photo": (BytesFile(photo), "photo.jpg"), **fields},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_huge_picture_inside_a_profile_is_refused_before_it_is_decoded(client: FlaskClient) -> None:
+    huge = profile_with(face_jpeg=png_of_size(20_000, 20_000))  # 400 megapixels in a few hundred bytes
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=huge)
+    assert answer.status_code == 400 and "face_jpeg: too large" in error_of(answer)
+    answer = post(
+        client,
+        "/games",
+        {"count": "2", "colour1": "orange", "colour2": "blue", "profile": huge},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 400 and "face_jpeg: too large" in error_of(answer)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 4000), (3, 3000)])
+def test_a_tiny_photo_is_refused_with_a_sentence(client: FlaskClient, size: tuple[int, int]) -> None:
+    tiny = png_of_size(*size)
+    answer = send_photo(client, new_game(client), tiny)
+    assert answer.status_code == 400 and "too small" in error_of(answer)
+    answer = scan_api(client, tiny)
+    assert answer.status_code == 400 and "too small" in error_of(answer)
