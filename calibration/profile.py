@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.load import PhotoError, load_photo
+from vision.locate.features import face_features
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind, Looks, reference_looks
 
 FORMAT_VERSION = 2
@@ -47,6 +48,9 @@ READABLE_VERSIONS = (1, 2)
 MAX_BYTES = 2_000_000
 #: The largest picture a profile may hold: a face is 2000 x 1325 pixels (5 a millimetre, 2.7 megapixels).
 MAX_IMAGE_MEGAPIXELS = 8.0
+#: The fewest features the scanner must find on a face to locate the board by it (a printed face
+#: gives thousands; the scanner needs a few dozen matched in a photo).
+MIN_FACE_FEATURES = 300
 #: The smallest side of a picture in a profile: a token seen from above is about 100 pixels across.
 MIN_IMAGE_SIDE = 16
 
@@ -130,6 +134,20 @@ class Profile(Looks):
             kind=Kind(kind),
             extra={key: value for key, value in document.items() if key not in known},
         )
+
+
+def check_usable(profile: Looks, players: tuple[str, ...] = ()) -> None:
+    """:class:`ProfileError` saying what ``profile`` lacks to read photos of a game of ``players``:
+    a board face with enough detail for the scanner to find the board by, and each player's colour."""
+    found = len(face_features(profile, "orb").descriptors)
+    if found < MIN_FACE_FEATURES:
+        raise ProfileError(
+            f"its board face shows no detail the scanner can find the board by ({found} features, "
+            f"at least {MIN_FACE_FEATURES} needed): make the profile again from a sharp setup photo"
+        )
+    missing = [colour for colour in players if colour not in profile.colours]
+    if missing:
+        raise ProfileError(f"it knows no {' or '.join(missing)} warriors")
 
 
 def _kind_before_it_was_said(document: dict[str, Any]) -> Kind:

@@ -42,7 +42,7 @@ def scan() -> ResponseReturnValue:
     variant = request.form.get("variant", "armadora")
     if variant not in VARIANTS:
         raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
-    result = read_photo(photo_bytes(), profile_text(), players, variant)
+    result = read_photo(photo_bytes(), profile_text(players), players, variant)
     return jsonify(result.to_json())
 
 

@@ -40,7 +40,14 @@ from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
 from webui.corrections import place, tap
 from webui.game_view import Table, colours, table
-from webui.photos import InputError, load_profile_text, photo_bytes, profile_text, scan_for_game
+from webui.photos import (
+    InputError,
+    checked_profile,
+    load_profile_text,
+    photo_bytes,
+    profile_text,
+    scan_for_game,
+)
 
 bp = Blueprint("pages", __name__)
 
@@ -130,18 +137,14 @@ def chosen_players() -> tuple[str, ...]:
 
 def chosen_profile(players: tuple[str, ...]) -> str | None:
     """The game's calibration profile as JSON text: uploaded, learnt from a setup photo, or None."""
-    text = profile_text()
+    text = profile_text(players)
     setup = request.files.get("setup_photo")
     if text is None and setup is not None and setup.filename:
         try:
             learnt = calibration.setup.calibrate(setup.read(), players=players)
         except (SetupError, PhotoError) as error:
             raise InputError(f"the setup photo could not be used: {error}") from None
-        text = json.dumps(learnt.profile.to_json())
-    if text is not None:
-        missing = [c for c in players if c not in load_profile_text(text).colours]
-        if missing:
-            raise InputError(f"the calibration profile knows no {' or '.join(missing)} warriors")
+        text = checked_profile(json.dumps(learnt.profile.to_json()), players)
     return text
 
 

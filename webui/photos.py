@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from flask import current_app, request
 
-from calibration.profile import Profile, ProfileError
+from calibration.profile import Profile, ProfileError, check_usable
 from engine.board import CELLS, Cell
 from vision.debug import debug_image
 from vision.geometry import PITCH_MM, cell_centre_mm, cell_origin_mm
@@ -63,8 +63,9 @@ def photo_bytes(field: str = "photo") -> bytes:
     return data
 
 
-def profile_text(field: str = "profile") -> str | None:
-    """A calibration profile from an uploaded file or a form field, checked, as JSON text; None for none."""
+def profile_text(players: tuple[str, ...] | None = None, field: str = "profile") -> str | None:
+    """A calibration profile from an uploaded file or a form field, checked (:func:`checked_profile`),
+    as JSON text; None for none."""
     data = uploaded_bytes(field)
     text = request.form.get(field) if data is None else None
     if data is not None:
@@ -74,8 +75,14 @@ def profile_text(field: str = "profile") -> str | None:
             raise InputError("the profile is not a text file: choose a profile .json file") from None
     if not text or not text.strip():
         return None
+    return checked_profile(text, players)
+
+
+def checked_profile(text: str, players: tuple[str, ...] | None) -> str:
+    """A profile's text once it is known usable for ``players`` (:func:`calibration.profile.check_usable`);
+    InputError saying what it lacks."""
     try:
-        load_profile_text(text)
+        check_usable(load_profile_text(text), players or ())
     except ProfileError as error:
         raise InputError(f"that calibration profile cannot be used: {error}") from None
     return text

@@ -984,3 +984,32 @@ def test_a_tiny_photo_is_refused_with_a_sentence(client: FlaskClient, size: tupl
     assert answer.status_code == 400 and "too small" in error_of(answer)
     answer = scan_api(client, tiny)
     assert answer.status_code == 400 and "too small" in error_of(answer)
+
+
+def grey_jpeg(width: int = 2000, height: int = 1325) -> bytes:
+    import cv2
+    import numpy as np
+
+    ok, jpeg = cv2.imencode(".jpg", np.full((height, width, 3), 128, np.uint8))
+    assert ok
+    return bytes(jpeg.tobytes())
+
+
+def new_game_answer(client: FlaskClient, players: tuple[str, ...], **fields: Any) -> TestResponse:
+    data = {"count": str(len(players)), **{f"colour{n}": c for n, c in enumerate(players, 1)}, **fields}
+    return post(client, "/games", data, content_type="multipart/form-data")
+
+
+def test_a_profile_whose_face_has_no_detail_is_refused_when_it_arrives(client: FlaskClient) -> None:
+    flat = profile_with(face_jpeg=grey_jpeg())
+    answer = new_game_answer(client, ("orange", "blue"), profile=flat)
+    assert answer.status_code == 400 and "its board face shows no detail" in error_of(answer)
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=flat)
+    assert answer.status_code == 400 and "its board face shows no detail" in error_of(answer)
+
+
+def test_a_profile_without_the_players_colours_is_refused_on_the_api_too(client: FlaskClient) -> None:
+    document = json.loads(profile_with())
+    del document["colours"]["blue"]
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=json.dumps(document), players="orange,blue")
+    assert answer.status_code == 400 and "knows no blue warriors" in error_of(answer)
