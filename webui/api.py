@@ -30,18 +30,32 @@ def posted_position() -> Position:
         raise InputError("send a position JSON document as the request body")
     try:
         return Position.loads(body)
+    except RecursionError:
+        raise InputError("not a usable position: it is nested too deep to be a position") from None
     except PositionError as error:
         raise InputError(f"not a usable position: {error}") from None
+
+
+def posted_players() -> tuple[str, ...] | None:
+    """The ``players`` field (``c1,c2``, in turn order) as the position check takes them, or None for
+    none; InputError with the check's reason (a count, a repeat, a name that is no colour key)."""
+    text = request.form.get("players", "").strip()
+    if not text:
+        return None
+    players = [p.strip() for p in text.split(",")]
+    try:
+        return Position.from_json({"players": players}).players
+    except PositionError as error:
+        raise InputError(f"{error}; send players as colour keys in turn order, like orange,blue") from None
 
 
 @bp.post("/scan")
 def scan() -> ResponseReturnValue:
     """Multipart ``photo`` (and optionally ``profile``, ``players`` as ``c1,c2``, ``variant``)."""
-    players_text = request.form.get("players", "").strip()
-    players = tuple(p.strip() for p in players_text.split(",")) if players_text else None
     variant = request.form.get("variant", "armadora")
     if variant not in VARIANTS:
         raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
+    players = posted_players()
     result = read_photo(photo_bytes(), profile_text(players), players, variant)
     return jsonify(result.to_json())
 

@@ -21,6 +21,12 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         help="folder for the database and the photos (default: the Flask instance folder)",
     )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address players' links start with, as phones reach the server (behind a proxy, say); "
+        "default: the address printed at start",
+    )
     parser.set_defaults(run=_run_serve)
 
 
@@ -40,7 +46,7 @@ def register_bench(bench_subparsers: Any) -> None:
 def _run_serve(args: argparse.Namespace) -> int:
     from webui.serve import serve  # Flask and waitress only for this command
 
-    return serve(args.host, args.port, args.data)
+    return serve(args.host, args.port, args.data, args.public_url)
 
 
 def _run_bench(args: argparse.Namespace) -> int:

@@ -15,7 +15,6 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     jsonify,
@@ -52,6 +51,8 @@ from webui.photos import (
 bp = Blueprint("pages", __name__)
 
 VARIANT_CHOICES = ("armadora", "nuggets")
+#: What the values form takes, as typed (``str.isdigit`` also takes "²", which ``int`` refuses).
+WARRIOR_VALUES = ("1", "2", "3", "4", "5")
 # The search's arrays are shared by the threads of one process: one suggestion at a time.
 _SEARCH_LOCK = threading.Lock()
 
@@ -79,14 +80,6 @@ def sentence(text: str) -> str:
 def wants_fragment() -> bool:
     """Whether the page's script sent the request, to get a piece of the page or JSON back."""
     return request.headers.get("X-Requested-With") == "fetch"
-
-
-@bp.after_app_request
-def never_stale(response: Response) -> Response:
-    """Pages are never kept by the browser: Back after a confirmation asks the server again."""
-    if response.mimetype in ("text/html", "application/json") and "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.app_template_filter("when")
@@ -165,6 +158,12 @@ def create_game() -> ResponseReturnValue:
 # --------------------------------------------------------------------------- a game's page
 
 
+def public_url(path: str) -> str:
+    """The address of ``path`` as a phone should open it: under the configured public address
+    (``armadora serve`` sets it to the one it prints), never the request's ``Host`` header."""
+    return str(current_app.config["PUBLIC_URL"]).rstrip("/") + path
+
+
 def qr_svg(url: str) -> Markup:
     """A QR code of the link, as inline SVG."""
     return Markup(
@@ -178,7 +177,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
     links = []
     if viewer.colour is None:  # only the host's page lists the players' links
         for colour, token in store.seat_tokens(viewer.game).items():
-            url = url_for("pages.game", token=token, _external=True)
+            url = public_url(url_for("pages.game", token=token))
             links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
     suggestion = None
     if viewer.colour and t.current is not None and not t.ended:
@@ -260,7 +259,7 @@ def upload(token: str) -> ResponseReturnValue:
     return redirect(url, 303)
 
 
-@bp.get("/g/<token>/photos/<int:number>.jpg")
+@bp.get("/g/<token>/photos/<number:number>.jpg")
 def grid_photo(token: str, number: int) -> ResponseReturnValue:
     snap = store.snapshot(viewer_or_404(token).game, number)
     if snap is None:
@@ -336,13 +335,13 @@ def review_answer(viewer: store.Viewer, number: int) -> ResponseReturnValue:
     return redirect(url_for("pages.review", token=viewer.token, number=number), 303)
 
 
-@bp.get("/g/<token>/positions/<int:number>")
+@bp.get("/g/<token>/positions/<number:number>")
 def review(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     return render_template("review.html", **review_context(viewer, snapshot_or_404(viewer, number)))
 
 
-@bp.post("/g/<token>/positions/<int:number>/tap")
+@bp.post("/g/<token>/positions/<number:number>/tap")
 def correct(token: str, number: int) -> ResponseReturnValue:
     """One tap on the diagram, with the tool picked from the palette (without one, a cell cycles)."""
     viewer = viewer_or_404(token)
@@ -357,14 +356,14 @@ def correct(token: str, number: int) -> ResponseReturnValue:
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/<any(undo, redo):direction>")
+@bp.post("/g/<token>/positions/<number:number>/<any(undo, redo):direction>")
 def history(token: str, number: int, direction: str) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     store.step_history(viewer.game, number, direction)
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/turn")
+@bp.post("/g/<token>/positions/<number:number>/turn")
 def turn(token: str, number: int) -> ResponseReturnValue:
     """A quarter turn clockwise of the photo's diagram, for every link."""
     viewer = viewer_or_404(token)
@@ -373,14 +372,14 @@ def turn(token: str, number: int) -> ResponseReturnValue:
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/delete")
+@bp.post("/g/<token>/positions/<number:number>/delete")
 def delete(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     store.delete_draft(viewer.game, number)
     return redirect(url_for("pages.game", token=token), 303)
 
 
-@bp.post("/g/<token>/positions/<int:number>/colours")
+@bp.post("/g/<token>/positions/<number:number>/colours")
 def take_colours(token: str, number: int) -> ResponseReturnValue:
     """Give the game the colours this photo shows, and read the photo again with them."""
     viewer = viewer_or_404(token)
@@ -391,7 +390,7 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
     return redirect(url_for("pages.review", token=token, number=number), 303)
 
 
-@bp.post("/g/<token>/positions/<int:number>/confirm")
+@bp.post("/g/<token>/positions/<number:number>/confirm")
 def confirm(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     snapshot_or_404(viewer, number)
@@ -417,7 +416,7 @@ def enter_value(token: str) -> ResponseReturnValue:
     except ValueError as error:
         raise InputError(str(error)) from None
     text = request.form.get("value", "")
-    if text and not (text.isdigit() and 1 <= int(text) <= 5):
+    if text and text not in WARRIOR_VALUES:
         raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
     store.set_value(viewer, cell, int(text) if text else None)
     if wants_fragment():

@@ -31,6 +31,8 @@ from webui.store import Scanned
 
 #: The largest request accepted: a phone photo as the camera writes it, with room to spare.
 MAX_UPLOAD_MB = 25
+#: The most parts a form may have: the pages' largest form has a handful.
+MAX_FORM_PARTS = 100
 #: The photo with the grid drawn over it is shrunk to this long side: enough for a phone's screen.
 GRID_PHOTO_PX = 1600
 
@@ -95,6 +97,10 @@ def load_profile_text(text: str) -> Profile:
         document = json.loads(text)
     except ValueError as error:
         raise ProfileError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProfileError(
+            "it is nested too deep to be a profile (a profile is a flat JSON object)"
+        ) from None
     return Profile.from_json(document)
 
 

@@ -1013,3 +1013,117 @@ def test_a_profile_without_the_players_colours_is_refused_on_the_api_too(client:
     del document["colours"]["blue"]
     answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=json.dumps(document), players="orange,blue")
     assert answer.status_code == 400 and "knows no blue warriors" in error_of(answer)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("orange", "2 to 4 colours expected, got 1"),
+        ("orange,blue,green,purple,red,pink", "2 to 4 colours expected, got 6"),
+        ("orange,orange", "'orange' is listed twice"),
+        ("orange,", "a colour key expected"),
+        (",blue", "a colour key expected"),
+        ("Orange,BLUE", "a colour key expected"),
+    ],
+)
+def test_the_scan_api_refuses_players_the_position_check_refuses(
+    client: FlaskClient, players: str, message: str
+) -> None:
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), players=players)
+    assert answer.status_code == 400
+    assert error_of(answer).startswith("players") and message in error_of(answer)
+
+
+def test_a_profile_nested_deep_is_refused_not_a_500(client: FlaskClient) -> None:
+    deep = "[" * 200_000 + "]" * 200_000
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=deep)
+    assert answer.status_code == 400 and "that calibration profile cannot be used" in error_of(answer)
+    answer = new_game_answer(client, ("orange", "blue"), profile=deep)
+    assert answer.status_code == 400 and "that calibration profile cannot be used" in error_of(answer)
+
+
+def test_a_value_that_only_looks_like_a_digit_is_refused(client: FlaskClient, app: Flask) -> None:
+    _host, links = ended_game(client, app)
+    answer = enter(client, links["orange"], "a5", "²")
+    assert answer.status_code == 400 and "a warrior's value is 1 to 5" in error_of(answer)
+
+
+def test_numbers_past_what_the_database_holds_are_404s(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME, confirm=False)
+    huge = str(2**64)
+    for path in (f"/positions/{huge}", f"/photos/{huge}.jpg"):
+        answer = client.get(host + path)
+        assert answer.status_code == 404, path
+        no_traceback(answer)
+    answer = post(client, host + f"/positions/{huge}/tap", {"target": "a5"})
+    assert answer.status_code == 404
+
+
+def test_links_come_from_the_configured_address_never_the_host_header(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
+    client = app.test_client()
+    host = new_game(client)
+    page = client.get(host, headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page
+    assert re.findall(r'href="(https://table\.example:8443/g/[\w-]+)"', page)
+    unset = create_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
+    page = unset.get(new_game(unset), headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page and "http://localhost/g/" in page
+
+
+def test_the_database_and_the_data_folder_are_private(app: Flask) -> None:
+    assert Path(app.config["DATA_DIR"]).stat().st_mode & 0o777 == 0o700
+    assert Path(app.config["DATABASE"]).stat().st_mode & 0o777 == 0o600
+    assert Path(app.config["UPLOADS"]).stat().st_mode & 0o777 == 0o700
+
+
+def test_link_tokens_are_redacted_in_error_logs(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = new_game(client)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(store, "snapshots", broken)
+    assert client.get(host).status_code == 500
+    assert "the disk caught fire" in caplog.text
+    assert token(host) not in caplog.text and token(host)[:4] in caplog.text
+
+
+def test_every_answer_carries_the_security_headers(client: FlaskClient) -> None:
+    host = new_game(client)
+    for path in ("/", host, "/api/games/nothing", "/static/app.js"):
+        headers = client.get(path).headers
+        policy = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, path
+        assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+    assert client.get(host).headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_photo_is_never_cached(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    assert send_photo(client, host, BOARD_PHOTO.read_bytes()).status_code == 303
+    assert "no-store" in client.get(host + "/photos/1.jpg").headers["Cache-Control"]
+
+
+def test_the_templates_hold_no_inline_script_or_style() -> None:
+    for template in (ROOT / "webui" / "templates").glob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)|\bstyle=|\bon[a-z]+=", text), template.name
+
+
+def test_a_form_of_too_many_parts_is_told_what_is_wrong(client: FlaskClient) -> None:
+    boundary = "b"
+    part = f'--{boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n'
+    body = (part * 200_000 + f"--{boundary}--\r\n").encode()
+    answer = client.post(
+        new_game(client) + "/photos",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    assert answer.status_code == 413
+    assert "too many parts" in error_of(answer) and "25 MB" not in error_of(answer)
