@@ -42,6 +42,7 @@ from webui.game_view import Table, colours, table
 from webui.photos import (
     InputError,
     checked_profile,
+    discard_photos,
     load_profile_text,
     photo_bytes,
     profile_text,
@@ -252,7 +253,14 @@ def upload(token: str) -> ResponseReturnValue:
     if game.ended:
         raise store.GameError("the game has ended: no more photos")
     scanned = scan_for_game(photo_bytes(), game.id, game.profile, game.players, game.variant)
-    number = store.add_snapshot(game, scanned)
+    try:
+        number = store.add_snapshot(game, scanned)
+    except BaseException:
+        discard_photos(scanned)  # refused (the game ended meanwhile): no file is kept without a row
+        raise
+    kept = store.snapshot(game, number)
+    if kept is None or kept.upload != scanned.upload:
+        discard_photos(scanned)  # the same photo made a draft before: that draft keeps its files
     url = url_for("pages.review", token=token, number=number)
     if wants_fragment():
         return jsonify(url=url)
@@ -403,7 +411,12 @@ def confirm(token: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/end")
 def end(token: str) -> ResponseReturnValue:
-    store.end_game(viewer_or_404(token).game)
+    """End the game: the host's link only (the one who set the table up and photographs it), so that
+    no player can end it on a position that suits them while the others are still playing."""
+    viewer = viewer_or_404(token)
+    if viewer.colour is not None:
+        raise InputError("only the host's page can end the game: ask the host to end it", 403)
+    store.end_game(viewer.game)
     return redirect(url_for("pages.game", token=token), 303)
 
 

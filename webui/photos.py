@@ -214,6 +214,13 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, floa
     return upload, grid, scale
 
 
+def discard_photos(scanned: Scanned) -> None:
+    """Remove the files :func:`keep_photos` wrote for a scan no row keeps."""
+    uploads = Path(current_app.config["UPLOADS"])
+    for name in (scanned.upload, scanned.grid_photo):
+        (uploads / name).unlink(missing_ok=True)
+
+
 def shrink(image: npt.NDArray[np.uint8], long_side: int) -> npt.NDArray[np.uint8]:
     """The image scaled down to ``long_side`` pixels on its long side (never up)."""
     scale = long_side / max(image.shape[:2])

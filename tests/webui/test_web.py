@@ -1127,3 +1127,64 @@ def test_a_form_of_too_many_parts_is_told_what_is_wrong(client: FlaskClient) -> 
     )
     assert answer.status_code == 413
     assert "too many parts" in error_of(answer) and "25 MB" not in error_of(answer)
+
+
+def kept_uploads(app: Flask) -> list[Path]:
+    return sorted(Path(app.config["UPLOADS"]).rglob("*.*"))
+
+
+def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webui import pages
+
+    host = new_game(client, ("purple", "green"))
+    put_position(app, host, document(("purple", "green")))
+    real = pages.scan_for_game
+
+    def scan_then_end(*args: Any) -> store.Scanned:
+        scanned = real(*args)  # the photo's files are written: now the host ends the game
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        store.end_game(viewer.game)
+        return scanned
+
+    monkeypatch.setattr(pages, "scan_for_game", scan_then_end)
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 409 and "the game has ended" in error_of(answer)
+    assert kept_uploads(app) == []
+
+
+def test_the_same_photo_twice_keeps_its_files_once(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    for _ in range(2):
+        assert send_photo(client, host, BOARD_PHOTO.read_bytes()).location.endswith("/positions/1")
+    assert len(kept_uploads(app)) == 2  # the photo as sent and the photo with its grid
+
+
+def test_only_the_host_ends_the_game(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    links = player_links(client, host)
+    assert "End the game" not in client.get(links["orange"]).get_data(as_text=True)
+    answer = post(client, links["orange"] + "/end")
+    assert answer.status_code == 403 and "only the host" in error_of(answer)
+    assert "The game ends on photo 1" in client.get(host).get_data(as_text=True)  # not ended
+    assert post(client, host + "/end").status_code == 303
+
+
+def test_a_draft_takes_no_tap_after_the_end(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    draft = put_position(app, host, SMALL_GAME, confirm=False)
+    assert post(client, host + "/end").status_code == 303
+    for action in ("tap", "turn", "undo", "delete"):
+        answer = post(client, host + f"/positions/{draft}/{action}", {"target": "a5"})
+        assert answer.status_code == 409, action
+        assert "the game has ended" in error_of(answer), action
+    assert stored(app, host, draft) == Position.from_json(SMALL_GAME)
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        kept = store.snapshot(viewer.game, draft)
+        assert kept is not None and kept.turn == 0
