@@ -62,9 +62,11 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
     status = error.code or 500
     generic = error.description == type(error).description
     message = MESSAGES.get(status) if generic or status in (404, 413) else None
+    length = request.content_length  # None for a chunked body: its size is unknown
     if (
         status == RequestEntityTooLarge.code
-        and (request.content_length or 0) <= current_app.config["MAX_CONTENT_LENGTH"]
+        and length is not None
+        and length <= current_app.config["MAX_CONTENT_LENGTH"]
     ):
         message = FORM_TOO_LARGE
     return answer(message or str(error.description or error.name), status)
