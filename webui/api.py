@@ -18,6 +18,7 @@ from engine.position import VARIANTS, Position, PositionError
 from engine.scoring import ScoringError, score
 from webui import store
 from webui.game_view import game_state
+from webui.limits import check_rate
 from webui.photos import InputError, photo_bytes, profile_text, read_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -56,6 +57,7 @@ def scan() -> ResponseReturnValue:
     if variant not in VARIANTS:
         raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
     players = posted_players()
+    check_rate("scans_per_address", request.remote_addr or "")
     result = read_photo(photo_bytes(), profile_text(players), players, variant)
     return jsonify(result.to_json())
 

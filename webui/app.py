@@ -15,7 +15,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from webui import api, csrf, db, errors, headers, pages
+from webui import api, csrf, db, errors, headers, pages, upkeep
+from webui.limits import DISK_BUDGET_MB
 from webui.photos import MAX_FORM_PARTS, MAX_UPLOAD_MB
 
 
@@ -32,6 +33,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         # The address players' links are made from (``armadora serve`` sets the one it prints).
         PUBLIC_URL="http://localhost/",
+        # Bounds (webui.limits, webui.upkeep): the rate limits' overrides, the data folder's budget,
+        # and the days after which abandoned drafts and games go (None: kept).
+        RATE_LIMITS={},
+        DISK_BUDGET_MB=DISK_BUDGET_MB,
+        EXPIRE_DRAFTS_DAYS=None,
+        EXPIRE_GAMES_DAYS=None,
     )
     if config:
         app.config.from_mapping(config)
@@ -48,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     errors.init_app(app)
     headers.init_app(app)
+    upkeep.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app

@@ -39,6 +39,7 @@ from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
 from webui.corrections import place, tap
 from webui.game_view import Table, colours, table
+from webui.limits import check_disk, check_rate
 from webui.photos import (
     InputError,
     checked_profile,
@@ -144,6 +145,7 @@ def chosen_profile(players: tuple[str, ...]) -> str | None:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
+    check_rate("games_per_address", request.remote_addr or "")
     try:
         players = chosen_players()
         variant = request.form.get("variant", "armadora")
@@ -252,7 +254,11 @@ def upload(token: str) -> ResponseReturnValue:
     game = viewer.game
     if game.ended:
         raise store.GameError("the game has ended: no more photos")
-    scanned = scan_for_game(photo_bytes(), game.id, game.profile, game.players, game.variant)
+    check_rate("scans_per_address", request.remote_addr or "")
+    check_rate("photos_per_game", str(game.id))
+    data = photo_bytes()
+    check_disk(len(data))
+    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant)
     try:
         number = store.add_snapshot(game, scanned)
     except BaseException:

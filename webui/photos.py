@@ -204,7 +204,7 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, floa
     stem = secrets.token_hex(8)
     upload = f"{game_id}/{stem}.upload"
     grid = f"{game_id}/{stem}-grid.jpg"
-    (folder / f"{stem}.upload").write_bytes(data)
+    (folder / f"{stem}.upload").write_bytes(without_padding(data))
     drawn = shrink(debug_image(result), GRID_PHOTO_PX)
     scale = drawn.shape[1] / result.image.shape[1]
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
@@ -212,6 +212,20 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, floa
         raise OSError("could not encode the photo with its grid")
     (folder / f"{stem}-grid.jpg").write_bytes(jpeg.tobytes())
     return upload, grid, scale
+
+
+def without_padding(data: bytes) -> bytes:
+    r"""A JPEG without the zero bytes after its end marker (a photo padded to 24 MB is kept at its
+    size); any other file as it is.
+
+    >>> without_padding(b"\xff\xd8 image \xff\xd9" + bytes(9))
+    b'\xff\xd8 image \xff\xd9'
+    """
+    if data.startswith(b"\xff\xd8"):
+        end = data.rstrip(b"\0")
+        if end.endswith(b"\xff\xd9"):
+            return end
+    return data
 
 
 def discard_photos(scanned: Scanned) -> None:

@@ -1188,3 +1188,82 @@ def test_a_draft_takes_no_tap_after_the_end(client: FlaskClient, app: Flask) -> 
         assert viewer is not None
         kept = store.snapshot(viewer.game, draft)
         assert kept is not None and kept.turn == 0
+
+
+def test_a_burst_of_new_games_from_one_address_is_stopped_not_another_address(client: FlaskClient) -> None:
+    data = {"csrf_token": csrf(client), "count": "2", "colour1": "orange", "colour2": "blue"}
+    statuses = [client.post("/games", data=data).status_code for _ in range(200)]
+    assert statuses.count(303) == 30 and statuses[30:] == [429] * 170
+    answer = client.post("/games", data=data)
+    assert "too many new games from this address" in error_of(answer) and "try again in" in error_of(answer)
+    elsewhere = client.post("/games", data=data, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert elsewhere.status_code == 303
+
+
+def test_photos_to_one_game_are_limited(tmp_path: Path) -> None:
+    from webui.limits import Limit
+
+    limits = {"photos_per_game": Limit(2, 600, "photos sent to this game")}
+    client = create_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
+    host = new_game(client)
+    assert [send_photo(client, host, b"not a photo").status_code for _ in range(3)] == [400, 400, 429]
+    assert "too many photos sent to this game" in error_of(send_photo(client, host, b"not a photo"))
+
+
+def test_a_full_disk_budget_refuses_a_photo_with_a_sentence(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
+    client = app.test_client()
+    host = new_game(client, ("purple", "green"))
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 507 and "storage is full" in error_of(answer)
+    assert kept_uploads(app) == []
+
+
+def admin_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(argv) == 0
+    return dict(json.loads(capsys.readouterr().out))
+
+
+def test_admin_prune_removes_old_drafts_and_idle_games_and_usage_counts_them(
+    client: FlaskClient, app: Flask, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert app.config["EXPIRE_DRAFTS_DAYS"] is None and app.config["EXPIRE_GAMES_DAYS"] is None
+    old, recent = new_game(client), new_game(client)
+    put_position(app, old, SMALL_GAME)
+    put_position(app, recent, SMALL_GAME, confirm=False)
+    with app.app_context():
+        db = store.get_db()
+        db.execute("UPDATE games SET created = '2020-01-01T00:00:00+00:00'")
+        db.execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
+        db.execute(
+            "UPDATE games SET created = '2099-01-01T00:00:00+00:00' WHERE host_token = ?", (token(recent),)
+        )
+    data = app.config["DATA_DIR"]
+    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    assert (usage["games"], usage["drafts"], usage["positions_confirmed"]) == (2, 1, 1)
+    pruned = admin_json(
+        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30"], capsys
+    )
+    assert pruned == {"drafts": 1, "games": 1}
+    assert client.get(old).status_code == 404 and client.get(recent).status_code == 200
+    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    assert (usage["games"], usage["drafts"]) == (1, 0)
+
+
+def test_a_photo_padded_with_zeros_is_kept_without_its_padding(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    padded = BOARD_PHOTO.read_bytes() + bytes(5 * 1024 * 1024)
+    assert send_photo(client, host, padded).status_code == 303
+    [kept] = Path(app.config["UPLOADS"]).rglob("*.upload")
+    assert kept.read_bytes() == BOARD_PHOTO.read_bytes()
+
+
+def test_configured_expiry_prunes_abandoned_drafts_on_its_own(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
+    client = app.test_client()
+    host = new_game(client)
+    draft = put_position(app, host, SMALL_GAME, confirm=False)
+    with app.app_context():
+        store.get_db().execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
+    app.extensions.pop("armadora_pruned", None)  # as after a restart: the next request prunes
+    assert client.get(host + f"/positions/{draft}").status_code == 404
