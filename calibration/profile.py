@@ -32,18 +32,27 @@ import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.load import PhotoError, load_photo
+from vision.locate.features import face_features
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind, Looks, reference_looks
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 #: A profile file is kept under this size (the images' quality is lowered to fit).
 MAX_BYTES = 2_000_000
+#: The largest picture a profile may hold: a face is 2000 x 1325 pixels (5 a millimetre, 2.7 megapixels).
+MAX_IMAGE_MEGAPIXELS = 8.0
+#: The fewest features the scanner must find on a face to locate the board by it (a printed face
+#: gives thousands; the scanner needs a few dozen matched in a photo).
+MIN_FACE_FEATURES = 300
+#: The smallest side of a picture in a profile: a token seen from above is about 100 pixels across.
+MIN_IMAGE_SIDE = 16
 
 
 class ProfileError(ValueError):
@@ -127,6 +136,20 @@ class Profile(Looks):
         )
 
 
+def check_usable(profile: Looks, players: tuple[str, ...] = ()) -> None:
+    """:class:`ProfileError` saying what ``profile`` lacks to read photos of a game of ``players``:
+    a board face with enough detail for the scanner to find the board by, and each player's colour."""
+    found = len(face_features(profile, "orb").descriptors)
+    if found < MIN_FACE_FEATURES:
+        raise ProfileError(
+            f"its board face shows no detail the scanner can find the board by ({found} features, "
+            f"at least {MIN_FACE_FEATURES} needed): make the profile again from a sharp setup photo"
+        )
+    missing = [colour for colour in players if colour not in profile.colours]
+    if missing:
+        raise ProfileError(f"it knows no {' or '.join(missing)} warriors")
+
+
 def _kind_before_it_was_said(document: dict[str, Any]) -> Kind:
     """The kind of a file written before profiles said it: the readers then took a face with cells
     it never saw for a setup photo's, and one marked ``improvised`` for the photo's own."""
@@ -143,14 +166,19 @@ def _jpeg(image: npt.NDArray[np.uint8], quality: int) -> str:
 
 
 def _image(text: Any, where: str) -> npt.NDArray[np.uint8]:
+    """A picture of the profile, decoded as a photo is (:func:`vision.load.load_photo`): its size is
+    checked from its header first, so a file of a few bytes cannot ask for gigabytes of pixels."""
     try:
         jpeg = base64.b64decode(text, validate=True)
     except (TypeError, ValueError, binascii.Error) as error:
         raise ProfileError(f"{where}: missing or not base64") from error
-    image = cast(npt.NDArray[np.uint8] | None, cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
-    if image is None:
-        raise ProfileError(f"{where}: not a JPEG image")
-    return image
+    try:
+        photo = load_photo(
+            jpeg, min_long_side=1 << 30, max_megapixels=MAX_IMAGE_MEGAPIXELS, min_side=MIN_IMAGE_SIDE
+        )
+    except PhotoError as error:
+        raise ProfileError(f"{where}: {error}") from None
+    return photo.image
 
 
 def _hex(rgb: RGB) -> str:

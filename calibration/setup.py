@@ -44,7 +44,7 @@ from vision.learn.pieces import (
     top_down,
     warrior_probability,
 )
-from vision.load import load_photo
+from vision.load import MIN_SIDE_PX, load_photo
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind
 from vision.read.cells import cell_pixels
@@ -131,7 +131,7 @@ def calibrate(
     start = time.perf_counter()
     # The whole photo, not the reduced one the scanner reads: the face is kept at 5 pixels a
     # millimetre, which a setup photo of 8 to 12 megapixels has at full size.
-    image = load_photo(data, min_long_side=FULL_SIZE).image
+    image = load_photo(data, min_long_side=FULL_SIZE, min_side=MIN_SIDE_PX).image
     return calibrate_image(image, players=players, name=name, started=start)
 
 

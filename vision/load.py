@@ -64,14 +64,19 @@ __all__ = [
     "PhotoError",
     "PhotoErrorCode",
     "apply_orientation",
+    "check_size",
     "load_photo",
     "read_photo",
     "reduction_factor",
 ]
 
 PhotoErrorCode = Literal[
-    "empty", "not_an_image", "truncated", "corrupt", "unsupported", "too_large", "unreadable"
+    "empty", "not_an_image", "truncated", "corrupt", "unsupported", "too_large", "too_small", "unreadable"
 ]
+
+MIN_SIDE_PX: Final = 64
+"""The shortest side a photo of the board may have (the scanner's ``min_side``): below it no board
+can be read, and some of the scanner's steps cannot even run."""
 
 EXPECTED: Final = "JPEG, PNG, WebP or HEIC"
 """The formats a photo may be in, as messages name them."""
@@ -149,14 +154,18 @@ class PhotoError(ValueError):
 # --------------------------------------------------------------------------- public API
 
 
-def load_photo(data: bytes, *, min_long_side: int = 1600, max_megapixels: float = 60.0) -> Photo:
+def load_photo(
+    data: bytes, *, min_long_side: int = 1600, max_megapixels: float = 60.0, min_side: int = 1
+) -> Photo:
     """Decode a photo's bytes into an upright BGR :class:`Photo`, reduced when it is large.
 
     The reduction is the largest factor k of :func:`reduction_factor`: the
     photo's upright long side over k stays at least ``min_long_side`` (pass a
-    huge value for no reduction). Photos above ``max_megapixels`` are refused
-    before decoding. Raises :class:`PhotoError` for anything that is not a
-    complete photo in a supported format, and ``ValueError`` for bad arguments.
+    huge value for no reduction). Photos above ``max_megapixels``, or with a side
+    under ``min_side`` pixels, are refused from their header, before decoding
+    (:func:`check_size`: every image decoded from what a person sent passes it).
+    Raises :class:`PhotoError` for anything that is not a complete photo in a
+    supported format, and ``ValueError`` for bad arguments.
     """
     if min_long_side < 1:
         raise ValueError(f"min_long_side must be at least 1, not {min_long_side}")
@@ -166,8 +175,8 @@ def load_photo(data: bytes, *, min_long_side: int = 1600, max_megapixels: float 
         raise PhotoError("empty", "empty: the file has no data (0 bytes)")
     fmt = _sniff(data)
     if fmt == "HEIF":
-        return _load_heif(data, min_long_side, max_megapixels)
-    return _load_cv(fmt, data, min_long_side, max_megapixels)
+        return _load_heif(data, min_long_side, _Limits(max_megapixels, min_side))
+    return _load_cv(fmt, data, min_long_side, _Limits(max_megapixels, min_side))
 
 
 def read_photo(
@@ -306,10 +315,16 @@ class _Header:
     orientation: int
 
 
-def _load_cv(fmt: str, data: bytes, min_long_side: int, max_megapixels: float) -> Photo:
+@dataclass(frozen=True)
+class _Limits:
+    max_megapixels: float
+    min_side: int
+
+
+def _load_cv(fmt: str, data: bytes, min_long_side: int, limits: _Limits) -> Photo:
     """JPEG, PNG and WebP: header by Pillow, structure checked here, pixels by OpenCV."""
-    header = _read_header(fmt, data, max_megapixels)
-    _refuse_too_large(header.width, header.height, header.orientation, max_megapixels)
+    header = _read_header(fmt, data, limits.max_megapixels)
+    check_size(header.width, header.height, header.orientation, limits.max_megapixels, limits.min_side)
     late_exif = _check_complete(fmt, data)
     orientation = header.orientation
     if late_exif is not None and orientation == 1:
@@ -358,11 +373,22 @@ def _read_header(fmt: str, data: bytes, max_megapixels: float) -> _Header:
     return _Header(width, height, orientation)
 
 
-def _refuse_too_large(width: int, height: int, orientation: int, max_megapixels: float) -> None:
+def check_size(width: int, height: int, orientation: int, max_megapixels: float, min_side: int) -> None:
+    """Refuse an image of ``width`` x ``height`` (from its header) that is too large or too small.
+
+    >>> check_size(1, 4000, 1, 60.0, 64)
+    Traceback (most recent call last):
+    ...
+    vision.load.PhotoError: too small: 1 x 4000 pixels; each side must be at least 64 pixels
+    """
     megapixels = width * height / 1e6
+    if orientation in (5, 6, 7, 8):
+        width, height = height, width
+    if min(width, height) < min_side:
+        raise PhotoError(
+            "too_small", f"too small: {width} x {height} pixels; each side must be at least {min_side} pixels"
+        )
     if megapixels > max_megapixels:
-        if orientation in (5, 6, 7, 8):
-            width, height = height, width
         raise PhotoError(
             "too_large",
             f"too large: {megapixels:.1f} megapixels ({width} x {height}); the limit is {max_megapixels:g}",
@@ -384,7 +410,7 @@ def _reduce(image: Image8, k: int) -> Image8:
 # --------------------------------------------------------------------------- HEIF
 
 
-def _load_heif(data: bytes, min_long_side: int, max_megapixels: float) -> Photo:
+def _load_heif(data: bytes, min_long_side: int, limits: _Limits) -> Photo:
     """HEIF/HEIC through libheif: upright already (``irot``/``imir`` applied at decode)."""
     try:
         heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
@@ -396,7 +422,7 @@ def _load_heif(data: bytes, min_long_side: int, max_megapixels: float) -> Photo:
     # The EXIF orientation is informative only: libheif has turned the pixels already (HEIF's
     # rule, which pillow-heif follows by resetting the tag to 1 when it converts to Pillow).
     orientation = _orientation_from_exif(exif) if isinstance(exif, bytes) else 1
-    _refuse_too_large(width, height, 1, max_megapixels)
+    check_size(width, height, 1, limits.max_megapixels, limits.min_side)
     _check_complete("HEIF", data)
     try:
         decoded = np.asarray(heif)

@@ -28,7 +28,7 @@ from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm
 from vision.learn.improvise import IMPROVISE_PARAMS, ImproviseParams, improvise
 from vision.learn.pieces import PIECE_PARAMS, PieceParams, warrior_looks
-from vision.load import Photo, load_photo
+from vision.load import MIN_SIDE_PX, Photo, load_photo
 from vision.locate.features import (
     SEARCH_ATTEMPTS,
     Camera,
@@ -218,7 +218,7 @@ def scan(
     Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.features.NoBoardError`.
     """
     timer = _Timer()
-    photo: Photo = timer.run("load", load_photo, data)
+    photo: Photo = timer.run("load", load_photo, data, min_side=MIN_SIDE_PX)
     return scan_image(
         photo.image, profile=profile, players=players, variant=variant, timer=timer, params=params
     )

@@ -18,6 +18,7 @@ from engine.report import score_document
 from engine.scoring import ScoringError, score
 from webui import store
 from webui.game_view import game_state
+from webui.limits import check_rate
 from webui.photos import InputError, photo_bytes, profile_text, read_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -30,19 +31,34 @@ def posted_position() -> Position:
         raise InputError("send a position JSON document as the request body")
     try:
         return Position.loads(body)
+    except RecursionError:
+        raise InputError("not a usable position: it is nested too deep to be a position") from None
     except PositionError as error:
         raise InputError(f"not a usable position: {error}") from None
+
+
+def posted_players() -> tuple[str, ...] | None:
+    """The ``players`` field (``c1,c2``, in turn order) as the position check takes them, or None for
+    none; InputError with the check's reason (a count, a repeat, a name that is no colour key)."""
+    text = request.form.get("players", "").strip()
+    if not text:
+        return None
+    players = [p.strip() for p in text.split(",")]
+    try:
+        return Position.from_json({"players": players}).players
+    except PositionError as error:
+        raise InputError(f"{error}; send players as colour keys in turn order, like orange,blue") from None
 
 
 @bp.post("/scan")
 def scan() -> ResponseReturnValue:
     """Multipart ``photo`` (and optionally ``profile``, ``players`` as ``c1,c2``, ``variant``)."""
-    players_text = request.form.get("players", "").strip()
-    players = tuple(p.strip() for p in players_text.split(",")) if players_text else None
     variant = request.form.get("variant", "armadora")
     if variant not in VARIANTS:
         raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
-    result = read_photo(photo_bytes(), profile_text(), players, variant)
+    players = posted_players()
+    check_rate("scans_per_address", request.remote_addr or "")
+    result = read_photo(photo_bytes(), profile_text(players), players, variant)
     return jsonify(result.to_json())
 
 

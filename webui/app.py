@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
-from webui import api, csrf, db, errors, pages
-from webui.photos import MAX_UPLOAD_MB
+from webui import api, csrf, db, errors, headers, pages, upkeep
+from webui.limits import DISK_BUDGET_MB
+from webui.photos import MAX_FORM_PARTS, MAX_UPLOAD_MB
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -26,24 +28,51 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
         # Larger than any form field, below the whole: a form of text fields may use most of it.
         MAX_FORM_MEMORY_SIZE=MAX_UPLOAD_MB * 1024 * 1024,
+        MAX_FORM_PARTS=MAX_FORM_PARTS,
         SUGGEST_SECONDS=1.0,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The address players' links are made from (``armadora serve`` sets the one it prints).
+        PUBLIC_URL="http://localhost/",
+        # Bounds (webui.limits, webui.upkeep): the rate limits' overrides, the data folder's budget,
+        # and the days after which abandoned drafts and games go (None: kept).
+        RATE_LIMITS={},
+        DISK_BUDGET_MB=DISK_BUDGET_MB,
+        EXPIRE_DRAFTS_DAYS=None,
+        EXPIRE_GAMES_DAYS=None,
     )
     if config:
         app.config.from_mapping(config)
     data = Path(app.config["DATA_DIR"])
     app.config.setdefault("DATABASE", str(data / "armadora.sqlite3"))
     app.config.setdefault("UPLOADS", str(data / "uploads"))
-    Path(app.config["UPLOADS"]).mkdir(parents=True, exist_ok=True)
+    private_folder(data)
+    private_folder(Path(app.config["UPLOADS"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(data / "secret_key")
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the documents' keys in the CLI's order
+    app.url_map.converters["number"] = NumberConverter
     db.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
+    headers.init_app(app)
+    upkeep.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app
+
+
+class NumberConverter(IntegerConverter):
+    """A photo's number in a link: 1 and up, and no larger than the database's integers hold, so a
+    link with a number past them is a 404 like any other number no photo has."""
+
+    def __init__(self, map: Any) -> None:  # werkzeug's name
+        super().__init__(map, min=1, max=2**63 - 1)
+
+
+def private_folder(path: Path) -> None:
+    """Make ``path`` (and its parents) if missing, readable by this user only: it holds the games."""
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
 
 
 def secret_key(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""The web page's subcommands of ``armadora``: ``serve`` and ``bench serve``."""
+"""The web page's subcommands of ``armadora``: ``serve``, ``admin usage|prune`` and ``bench serve``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,31 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         help="folder for the database and the photos (default: the Flask instance folder)",
     )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address players' links start with, as phones reach the server (behind a proxy, say); "
+        "default: the address printed at start",
+    )
     parser.set_defaults(run=_run_serve)
+
+    register_admin(subparsers)
+
+
+def register_admin(subparsers: Any) -> None:
+    """Add ``admin usage`` and ``admin prune``."""
+    summary = "look after a server's data folder: what it holds, and removing what was abandoned"
+    admin = subparsers.add_parser("admin", help=summary, description=summary)
+    what = admin.add_subparsers(dest="admin", required=True, metavar="WHAT")
+    data_help = "the server's data folder (default: the Flask instance folder)"
+    usage = what.add_parser("usage", help="games, drafts and bytes on disk, as JSON")
+    usage.add_argument("--data", type=Path, metavar="DIR", help=data_help)
+    usage.set_defaults(run=_run_admin)
+    prune = what.add_parser("prune", help="set aside old drafts and remove idle games, with their photos")
+    prune.add_argument("--data", type=Path, metavar="DIR", help=data_help)
+    prune.add_argument("--drafts-days", type=float, metavar="N", help="drafts not confirmed in N days go")
+    prune.add_argument("--games-days", type=float, metavar="N", help="games idle for N days go, whole")
+    prune.set_defaults(run=_run_admin)
 
 
 def register_bench(bench_subparsers: Any) -> None:
@@ -40,7 +64,26 @@ def register_bench(bench_subparsers: Any) -> None:
 def _run_serve(args: argparse.Namespace) -> int:
     from webui.serve import serve  # Flask and waitress only for this command
 
-    return serve(args.host, args.port, args.data)
+    return serve(args.host, args.port, args.data, args.public_url)
+
+
+def _run_admin(args: argparse.Namespace) -> int:
+    import json
+
+    from webui import upkeep
+    from webui.app import create_app
+
+    app = create_app({} if args.data is None else {"DATA_DIR": str(args.data)})
+    with app.app_context():
+        if args.admin == "usage":
+            result = upkeep.usage()
+        else:
+            if args.drafts_days is None and args.games_days is None:
+                print("armadora admin prune: say what goes: --drafts-days N, --games-days N or both")
+                return 2
+            result = upkeep.prune(args.drafts_days, args.games_days)
+    print(json.dumps(result, indent=2))
+    return 0
 
 
 def _run_bench(args: argparse.Namespace) -> int:

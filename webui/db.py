@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +25,11 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def init_db(path: Path) -> None:
-    """Create the tables if they are missing and switch the file to WAL (a setting the file keeps)."""
+    """Create the tables if they are missing and switch the file to WAL (a setting the file keeps).
+
+    The file is readable by this user only (SQLite gives its ``-wal`` and ``-shm`` files the same mode)."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")

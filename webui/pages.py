@@ -15,7 +15,6 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     jsonify,
@@ -40,11 +39,22 @@ from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
 from webui.corrections import place, tap
 from webui.game_view import Table, colours, table
-from webui.photos import InputError, load_profile_text, photo_bytes, profile_text, scan_for_game
+from webui.limits import check_disk, check_rate
+from webui.photos import (
+    InputError,
+    checked_profile,
+    discard_photos,
+    load_profile_text,
+    photo_bytes,
+    profile_text,
+    scan_for_game,
+)
 
 bp = Blueprint("pages", __name__)
 
 VARIANT_CHOICES = ("armadora", "nuggets")
+#: What the values form takes, as typed (``str.isdigit`` also takes "²", which ``int`` refuses).
+WARRIOR_VALUES = ("1", "2", "3", "4", "5")
 # The search's arrays are shared by the threads of one process: one suggestion at a time.
 _SEARCH_LOCK = threading.Lock()
 
@@ -72,14 +82,6 @@ def sentence(text: str) -> str:
 def wants_fragment() -> bool:
     """Whether the page's script sent the request, to get a piece of the page or JSON back."""
     return request.headers.get("X-Requested-With") == "fetch"
-
-
-@bp.after_app_request
-def never_stale(response: Response) -> Response:
-    """Pages are never kept by the browser: Back after a confirmation asks the server again."""
-    if response.mimetype in ("text/html", "application/json") and "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.app_template_filter("when")
@@ -130,23 +132,20 @@ def chosen_players() -> tuple[str, ...]:
 
 def chosen_profile(players: tuple[str, ...]) -> str | None:
     """The game's calibration profile as JSON text: uploaded, learnt from a setup photo, or None."""
-    text = profile_text()
+    text = profile_text(players)
     setup = request.files.get("setup_photo")
     if text is None and setup is not None and setup.filename:
         try:
             learnt = calibration.setup.calibrate(setup.read(), players=players)
         except (SetupError, PhotoError) as error:
             raise InputError(f"the setup photo could not be used: {error}") from None
-        text = json.dumps(learnt.profile.to_json())
-    if text is not None:
-        missing = [c for c in players if c not in load_profile_text(text).colours]
-        if missing:
-            raise InputError(f"the calibration profile knows no {' or '.join(missing)} warriors")
+        text = checked_profile(json.dumps(learnt.profile.to_json()), players)
     return text
 
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
+    check_rate("games_per_address", request.remote_addr or "")
     try:
         players = chosen_players()
         variant = request.form.get("variant", "armadora")
@@ -162,6 +161,12 @@ def create_game() -> ResponseReturnValue:
 # --------------------------------------------------------------------------- a game's page
 
 
+def public_url(path: str) -> str:
+    """The address of ``path`` as a phone should open it: under the configured public address
+    (``armadora serve`` sets it to the one it prints), never the request's ``Host`` header."""
+    return str(current_app.config["PUBLIC_URL"]).rstrip("/") + path
+
+
 def qr_svg(url: str) -> Markup:
     """A QR code of the link, as inline SVG."""
     return Markup(
@@ -175,7 +180,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
     links = []
     if viewer.colour is None:  # only the host's page lists the players' links
         for colour, token in store.seat_tokens(viewer.game).items():
-            url = url_for("pages.game", token=token, _external=True)
+            url = public_url(url_for("pages.game", token=token))
             links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
     suggestion = None
     if viewer.colour and t.current is not None and not t.ended:
@@ -249,15 +254,26 @@ def upload(token: str) -> ResponseReturnValue:
     game = viewer.game
     if game.ended:
         raise store.GameError("the game has ended: no more photos")
-    scanned = scan_for_game(photo_bytes(), game.id, game.profile, game.players, game.variant)
-    number = store.add_snapshot(game, scanned)
+    check_rate("scans_per_address", request.remote_addr or "")
+    check_rate("photos_per_game", str(game.id))
+    data = photo_bytes()
+    check_disk(len(data))
+    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant)
+    try:
+        number = store.add_snapshot(game, scanned)
+    except BaseException:
+        discard_photos(scanned)  # refused (the game ended meanwhile): no file is kept without a row
+        raise
+    kept = store.snapshot(game, number)
+    if kept is None or kept.upload != scanned.upload:
+        discard_photos(scanned)  # the same photo made a draft before: that draft keeps its files
     url = url_for("pages.review", token=token, number=number)
     if wants_fragment():
         return jsonify(url=url)
     return redirect(url, 303)
 
 
-@bp.get("/g/<token>/photos/<int:number>.jpg")
+@bp.get("/g/<token>/photos/<number:number>.jpg")
 def grid_photo(token: str, number: int) -> ResponseReturnValue:
     snap = store.snapshot(viewer_or_404(token).game, number)
     if snap is None:
@@ -333,13 +349,13 @@ def review_answer(viewer: store.Viewer, number: int) -> ResponseReturnValue:
     return redirect(url_for("pages.review", token=viewer.token, number=number), 303)
 
 
-@bp.get("/g/<token>/positions/<int:number>")
+@bp.get("/g/<token>/positions/<number:number>")
 def review(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     return render_template("review.html", **review_context(viewer, snapshot_or_404(viewer, number)))
 
 
-@bp.post("/g/<token>/positions/<int:number>/tap")
+@bp.post("/g/<token>/positions/<number:number>/tap")
 def correct(token: str, number: int) -> ResponseReturnValue:
     """One tap on the diagram, with the tool picked from the palette (without one, a cell cycles)."""
     viewer = viewer_or_404(token)
@@ -354,14 +370,14 @@ def correct(token: str, number: int) -> ResponseReturnValue:
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/<any(undo, redo):direction>")
+@bp.post("/g/<token>/positions/<number:number>/<any(undo, redo):direction>")
 def history(token: str, number: int, direction: str) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     store.step_history(viewer.game, number, direction)
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/turn")
+@bp.post("/g/<token>/positions/<number:number>/turn")
 def turn(token: str, number: int) -> ResponseReturnValue:
     """A quarter turn clockwise of the photo's diagram, for every link."""
     viewer = viewer_or_404(token)
@@ -370,14 +386,14 @@ def turn(token: str, number: int) -> ResponseReturnValue:
     return review_answer(viewer, number)
 
 
-@bp.post("/g/<token>/positions/<int:number>/delete")
+@bp.post("/g/<token>/positions/<number:number>/delete")
 def delete(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     store.delete_draft(viewer.game, number)
     return redirect(url_for("pages.game", token=token), 303)
 
 
-@bp.post("/g/<token>/positions/<int:number>/colours")
+@bp.post("/g/<token>/positions/<number:number>/colours")
 def take_colours(token: str, number: int) -> ResponseReturnValue:
     """Give the game the colours this photo shows, and read the photo again with them."""
     viewer = viewer_or_404(token)
@@ -388,7 +404,7 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
     return redirect(url_for("pages.review", token=token, number=number), 303)
 
 
-@bp.post("/g/<token>/positions/<int:number>/confirm")
+@bp.post("/g/<token>/positions/<number:number>/confirm")
 def confirm(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
     snapshot_or_404(viewer, number)
@@ -401,7 +417,12 @@ def confirm(token: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/end")
 def end(token: str) -> ResponseReturnValue:
-    store.end_game(viewer_or_404(token).game)
+    """End the game: the host's link only (the one who set the table up and photographs it), so that
+    no player can end it on a position that suits them while the others are still playing."""
+    viewer = viewer_or_404(token)
+    if viewer.colour is not None:
+        raise InputError("only the host's page can end the game: ask the host to end it", 403)
+    store.end_game(viewer.game)
     return redirect(url_for("pages.game", token=token), 303)
 
 
@@ -414,7 +435,7 @@ def enter_value(token: str) -> ResponseReturnValue:
     except ValueError as error:
         raise InputError(str(error)) from None
     text = request.form.get("value", "")
-    if text and not (text.isdigit() and 1 <= int(text) <= 5):
+    if text and text not in WARRIOR_VALUES:
         raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
     store.set_value(viewer, cell, int(text) if text else None)
     if wants_fragment():

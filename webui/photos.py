@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from flask import current_app, request
 
-from calibration.profile import Profile, ProfileError
+from calibration.profile import Profile, ProfileError, check_usable
 from engine.board import CELLS, Cell
 from vision.debug import debug_image
 from vision.geometry import PITCH_MM, cell_centre_mm, cell_origin_mm
@@ -31,6 +31,8 @@ from webui.store import Scanned
 
 #: The largest request accepted: a phone photo as the camera writes it, with room to spare.
 MAX_UPLOAD_MB = 25
+#: The most parts a form may have: the pages' largest form has a handful.
+MAX_FORM_PARTS = 100
 #: The photo with the grid drawn over it is shrunk to this long side: enough for a phone's screen.
 GRID_PHOTO_PX = 1600
 
@@ -63,8 +65,9 @@ def photo_bytes(field: str = "photo") -> bytes:
     return data
 
 
-def profile_text(field: str = "profile") -> str | None:
-    """A calibration profile from an uploaded file or a form field, checked, as JSON text; None for none."""
+def profile_text(players: tuple[str, ...] | None = None, field: str = "profile") -> str | None:
+    """A calibration profile from an uploaded file or a form field, checked (:func:`checked_profile`),
+    as JSON text; None for none."""
     data = uploaded_bytes(field)
     text = request.form.get(field) if data is None else None
     if data is not None:
@@ -74,8 +77,14 @@ def profile_text(field: str = "profile") -> str | None:
             raise InputError("the profile is not a text file: choose a profile .json file") from None
     if not text or not text.strip():
         return None
+    return checked_profile(text, players)
+
+
+def checked_profile(text: str, players: tuple[str, ...] | None) -> str:
+    """A profile's text once it is known usable for ``players`` (:func:`calibration.profile.check_usable`);
+    InputError saying what it lacks."""
     try:
-        load_profile_text(text)
+        check_usable(load_profile_text(text), players or ())
     except ProfileError as error:
         raise InputError(f"that calibration profile cannot be used: {error}") from None
     return text
@@ -88,6 +97,10 @@ def load_profile_text(text: str) -> Profile:
         document = json.loads(text)
     except ValueError as error:
         raise ProfileError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProfileError(
+            "it is nested too deep to be a profile (a profile is a flat JSON object)"
+        ) from None
     return Profile.from_json(document)
 
 
@@ -115,7 +128,7 @@ def read_photo(
             variant=variant,
         )
     except PhotoError as error:
-        if error.code == "too_large":
+        if error.code in ("too_large", "too_small"):
             raise InputError(f"that photo cannot be used: {error}") from None
         reason = UNREADABLE.get(error.code, "it cannot be decoded")
         raise InputError(f"that file cannot be read as a photo: {reason}; {RETAKE}") from None
@@ -191,7 +204,7 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, floa
     stem = secrets.token_hex(8)
     upload = f"{game_id}/{stem}.upload"
     grid = f"{game_id}/{stem}-grid.jpg"
-    (folder / f"{stem}.upload").write_bytes(data)
+    (folder / f"{stem}.upload").write_bytes(without_padding(data))
     drawn = shrink(debug_image(result), GRID_PHOTO_PX)
     scale = drawn.shape[1] / result.image.shape[1]
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
@@ -199,6 +212,27 @@ def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, floa
         raise OSError("could not encode the photo with its grid")
     (folder / f"{stem}-grid.jpg").write_bytes(jpeg.tobytes())
     return upload, grid, scale
+
+
+def without_padding(data: bytes) -> bytes:
+    r"""A JPEG without the zero bytes after its end marker (a photo padded to 24 MB is kept at its
+    size); any other file as it is.
+
+    >>> without_padding(b"\xff\xd8 image \xff\xd9" + bytes(9))
+    b'\xff\xd8 image \xff\xd9'
+    """
+    if data.startswith(b"\xff\xd8"):
+        end = data.rstrip(b"\0")
+        if end.endswith(b"\xff\xd9"):
+            return end
+    return data
+
+
+def discard_photos(scanned: Scanned) -> None:
+    """Remove the files :func:`keep_photos` wrote for a scan no row keeps."""
+    uploads = Path(current_app.config["UPLOADS"])
+    for name in (scanned.upload, scanned.grid_photo):
+        (uploads / name).unlink(missing_ok=True)
 
 
 def shrink(image: npt.NDArray[np.uint8], long_side: int) -> npt.NDArray[np.uint8]:

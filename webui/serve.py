@@ -37,23 +37,29 @@ def address_to_open(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def make_server(host: str, port: int, data: Path | None, threads: int = THREADS) -> Any:
-    """A waitress server for the app, bound (port 0 picks a free one) but not yet running."""
+def make_server(
+    host: str, port: int, data: Path | None, threads: int = THREADS, public_url: str | None = None
+) -> Any:
+    """A waitress server for the app, bound (port 0 picks a free one) but not yet running.
+
+    Players' links are made from ``public_url``, by default the address a phone should open."""
     config = {} if data is None else {"DATA_DIR": str(data)}
     app = create_app(config)
     # Flask refuses a body over MAX_CONTENT_LENGTH with a sentence; waitress's own, larger limit only
     # stops a body too large to be worth reading at all.
-    return create_server(
+    server = create_server(
         app, host=host, port=port, threads=threads, max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"]
     )
+    app.config["PUBLIC_URL"] = server.public_url = public_url or address_to_open(host, server.effective_port)
+    return server
 
 
-def serve(host: str, port: int, data: Path | None) -> int:
+def serve(host: str, port: int, data: Path | None, public_url: str | None = None) -> int:
     """Run until interrupted, after printing the address to open."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    server = make_server(host, port, data)
+    server = make_server(host, port, data, public_url=public_url)
     prepare()  # compile the search's kernel now, not on the first suggestion
-    print(f"Armadöra table companion: open {address_to_open(host, server.effective_port)}", flush=True)
+    print(f"Armadöra table companion: open {server.public_url}", flush=True)
     try:
         server.run()
     finally:

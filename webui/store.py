@@ -287,8 +287,15 @@ def step_history(game: Game, number: int, direction: str) -> None:
 
 
 def set_turn(game: Game, number: int, turn: int) -> None:
-    """Draw a photo's diagram with ``turn`` quarter turns clockwise (any photo, draft or confirmed)."""
+    """Draw a photo's diagram with ``turn`` quarter turns clockwise (any photo in the timeline; a draft
+    only before the end, like any change to it)."""
     with transaction() as db:
+        row = db.execute(
+            "SELECT confirmed FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL",
+            (game.id, number),
+        ).fetchone()
+        if row is not None and not row["confirmed"]:
+            _draft_row(db, game, number)  # GameError after the end
         db.execute(
             "UPDATE positions SET turn = ? WHERE game_id = ? AND number = ? AND deleted IS NULL",
             (turn % 4, game.id, number),
@@ -306,6 +313,8 @@ def delete_draft(game: Game, number: int) -> None:
             return  # deleted already: a second tap changes nothing
         if row["confirmed"]:
             raise GameError("this photo is in the timeline: only photos still to review can be deleted")
+        if _ended(db, game):
+            raise GameError("the game has ended: its photos can no longer change")
         db.execute("UPDATE positions SET deleted = ? WHERE id = ?", (now(), row["id"]))
 
 

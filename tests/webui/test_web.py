@@ -6,6 +6,7 @@ the photo routes scan the sample photos for real.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
@@ -942,3 +943,327 @@ def test_the_same_photo_sent_twice_makes_one_draft(client: FlaskClient, app: Fla
     again = send_photo(client, host, BOARD_PHOTO.read_bytes())
     assert first.status_code == again.status_code == 303 and first.location == again.location
     assert client.get(host).get_data(as_text=True).count('class="draft"') == 1
+
+
+# --------------------------------------------------------------------------- hardening (issue 22, part A)
+
+
+def profile_with(**images: bytes) -> str:
+    """The reference profile as JSON text, with some of its pictures (``face_jpeg``, ...) replaced."""
+    document = default_profile().to_json()
+    for key, data in images.items():
+        document[key] = base64.b64encode(data).decode("ascii")
+    return json.dumps(document)
+
+
+def scan_api(client: FlaskClient, photo: bytes, **fields: Any) -> TestResponse:
+    return client.post(
+        "/api/scan",
+        data={"photo": (BytesFile(photo), "photo.jpg"), **fields},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_huge_picture_inside_a_profile_is_refused_before_it_is_decoded(client: FlaskClient) -> None:
+    huge = profile_with(face_jpeg=png_of_size(20_000, 20_000))  # 400 megapixels in a few hundred bytes
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=huge)
+    assert answer.status_code == 400 and "face_jpeg: too large" in error_of(answer)
+    answer = post(
+        client,
+        "/games",
+        {"count": "2", "colour1": "orange", "colour2": "blue", "profile": huge},
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 400 and "face_jpeg: too large" in error_of(answer)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 4000), (3, 3000)])
+def test_a_tiny_photo_is_refused_with_a_sentence(client: FlaskClient, size: tuple[int, int]) -> None:
+    tiny = png_of_size(*size)
+    answer = send_photo(client, new_game(client), tiny)
+    assert answer.status_code == 400 and "too small" in error_of(answer)
+    answer = scan_api(client, tiny)
+    assert answer.status_code == 400 and "too small" in error_of(answer)
+
+
+def grey_jpeg(width: int = 2000, height: int = 1325) -> bytes:
+    import cv2
+    import numpy as np
+
+    ok, jpeg = cv2.imencode(".jpg", np.full((height, width, 3), 128, np.uint8))
+    assert ok
+    return bytes(jpeg.tobytes())
+
+
+def new_game_answer(client: FlaskClient, players: tuple[str, ...], **fields: Any) -> TestResponse:
+    data = {"count": str(len(players)), **{f"colour{n}": c for n, c in enumerate(players, 1)}, **fields}
+    return post(client, "/games", data, content_type="multipart/form-data")
+
+
+def test_a_profile_whose_face_has_no_detail_is_refused_when_it_arrives(client: FlaskClient) -> None:
+    flat = profile_with(face_jpeg=grey_jpeg())
+    answer = new_game_answer(client, ("orange", "blue"), profile=flat)
+    assert answer.status_code == 400 and "its board face shows no detail" in error_of(answer)
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=flat)
+    assert answer.status_code == 400 and "its board face shows no detail" in error_of(answer)
+
+
+def test_a_profile_without_the_players_colours_is_refused_on_the_api_too(client: FlaskClient) -> None:
+    document = json.loads(profile_with())
+    del document["colours"]["blue"]
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=json.dumps(document), players="orange,blue")
+    assert answer.status_code == 400 and "knows no blue warriors" in error_of(answer)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("orange", "2 to 4 colours expected, got 1"),
+        ("orange,blue,green,purple,red,pink", "2 to 4 colours expected, got 6"),
+        ("orange,orange", "'orange' is listed twice"),
+        ("orange,", "a colour key expected"),
+        (",blue", "a colour key expected"),
+        ("Orange,BLUE", "a colour key expected"),
+    ],
+)
+def test_the_scan_api_refuses_players_the_position_check_refuses(
+    client: FlaskClient, players: str, message: str
+) -> None:
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), players=players)
+    assert answer.status_code == 400
+    assert error_of(answer).startswith("players") and message in error_of(answer)
+
+
+def test_a_profile_nested_deep_is_refused_not_a_500(client: FlaskClient) -> None:
+    deep = "[" * 200_000 + "]" * 200_000
+    answer = scan_api(client, BOARD_PHOTO.read_bytes(), profile=deep)
+    assert answer.status_code == 400 and "that calibration profile cannot be used" in error_of(answer)
+    answer = new_game_answer(client, ("orange", "blue"), profile=deep)
+    assert answer.status_code == 400 and "that calibration profile cannot be used" in error_of(answer)
+
+
+def test_a_value_that_only_looks_like_a_digit_is_refused(client: FlaskClient, app: Flask) -> None:
+    _host, links = ended_game(client, app)
+    answer = enter(client, links["orange"], "a5", "²")
+    assert answer.status_code == 400 and "a warrior's value is 1 to 5" in error_of(answer)
+
+
+def test_numbers_past_what_the_database_holds_are_404s(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME, confirm=False)
+    huge = str(2**64)
+    for path in (f"/positions/{huge}", f"/photos/{huge}.jpg"):
+        answer = client.get(host + path)
+        assert answer.status_code == 404, path
+        no_traceback(answer)
+    answer = post(client, host + f"/positions/{huge}/tap", {"target": "a5"})
+    assert answer.status_code == 404
+
+
+def test_links_come_from_the_configured_address_never_the_host_header(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
+    client = app.test_client()
+    host = new_game(client)
+    page = client.get(host, headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page
+    assert re.findall(r'href="(https://table\.example:8443/g/[\w-]+)"', page)
+    unset = create_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
+    page = unset.get(new_game(unset), headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page and "http://localhost/g/" in page
+
+
+def test_the_database_and_the_data_folder_are_private(app: Flask) -> None:
+    assert Path(app.config["DATA_DIR"]).stat().st_mode & 0o777 == 0o700
+    assert Path(app.config["DATABASE"]).stat().st_mode & 0o777 == 0o600
+    assert Path(app.config["UPLOADS"]).stat().st_mode & 0o777 == 0o700
+
+
+def test_link_tokens_are_redacted_in_error_logs(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = new_game(client)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(store, "snapshots", broken)
+    assert client.get(host).status_code == 500
+    assert "the disk caught fire" in caplog.text
+    assert token(host) not in caplog.text and token(host)[:4] in caplog.text
+
+
+def test_every_answer_carries_the_security_headers(client: FlaskClient) -> None:
+    host = new_game(client)
+    for path in ("/", host, "/api/games/nothing", "/static/app.js"):
+        headers = client.get(path).headers
+        policy = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, path
+        assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+    assert client.get(host).headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_photo_is_never_cached(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    assert send_photo(client, host, BOARD_PHOTO.read_bytes()).status_code == 303
+    assert "no-store" in client.get(host + "/photos/1.jpg").headers["Cache-Control"]
+
+
+def test_the_templates_hold_no_inline_script_or_style() -> None:
+    for template in (ROOT / "webui" / "templates").glob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)|\bstyle=|\bon[a-z]+=", text), template.name
+
+
+def test_a_form_of_too_many_parts_is_told_what_is_wrong(client: FlaskClient) -> None:
+    boundary = "b"
+    part = f'--{boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n'
+    body = (part * 200_000 + f"--{boundary}--\r\n").encode()
+    answer = client.post(
+        new_game(client) + "/photos",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+    assert answer.status_code == 413
+    assert "too many parts" in error_of(answer) and "25 MB" not in error_of(answer)
+
+
+def kept_uploads(app: Flask) -> list[Path]:
+    return sorted(Path(app.config["UPLOADS"]).rglob("*.*"))
+
+
+def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from webui import pages
+
+    host = new_game(client, ("purple", "green"))
+    put_position(app, host, document(("purple", "green")))
+    real = pages.scan_for_game
+
+    def scan_then_end(*args: Any) -> store.Scanned:
+        scanned = real(*args)  # the photo's files are written: now the host ends the game
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        store.end_game(viewer.game)
+        return scanned
+
+    monkeypatch.setattr(pages, "scan_for_game", scan_then_end)
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 409 and "the game has ended" in error_of(answer)
+    assert kept_uploads(app) == []
+
+
+def test_the_same_photo_twice_keeps_its_files_once(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    for _ in range(2):
+        assert send_photo(client, host, BOARD_PHOTO.read_bytes()).location.endswith("/positions/1")
+    assert len(kept_uploads(app)) == 2  # the photo as sent and the photo with its grid
+
+
+def test_only_the_host_ends_the_game(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    links = player_links(client, host)
+    assert "End the game" not in client.get(links["orange"]).get_data(as_text=True)
+    answer = post(client, links["orange"] + "/end")
+    assert answer.status_code == 403 and "only the host" in error_of(answer)
+    assert "The game ends on photo 1" in client.get(host).get_data(as_text=True)  # not ended
+    assert post(client, host + "/end").status_code == 303
+
+
+def test_a_draft_takes_no_tap_after_the_end(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client)
+    put_position(app, host, SMALL_GAME)
+    draft = put_position(app, host, SMALL_GAME, confirm=False)
+    assert post(client, host + "/end").status_code == 303
+    for action in ("tap", "turn", "undo", "delete"):
+        answer = post(client, host + f"/positions/{draft}/{action}", {"target": "a5"})
+        assert answer.status_code == 409, action
+        assert "the game has ended" in error_of(answer), action
+    assert stored(app, host, draft) == Position.from_json(SMALL_GAME)
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        kept = store.snapshot(viewer.game, draft)
+        assert kept is not None and kept.turn == 0
+
+
+def test_a_burst_of_new_games_from_one_address_is_stopped_not_another_address(client: FlaskClient) -> None:
+    data = {"csrf_token": csrf(client), "count": "2", "colour1": "orange", "colour2": "blue"}
+    statuses = [client.post("/games", data=data).status_code for _ in range(200)]
+    assert statuses.count(303) == 30 and statuses[30:] == [429] * 170
+    answer = client.post("/games", data=data)
+    assert "too many new games from this address" in error_of(answer) and "try again in" in error_of(answer)
+    elsewhere = client.post("/games", data=data, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert elsewhere.status_code == 303
+
+
+def test_photos_to_one_game_are_limited(tmp_path: Path) -> None:
+    from webui.limits import Limit
+
+    limits = {"photos_per_game": Limit(2, 600, "photos sent to this game")}
+    client = create_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
+    host = new_game(client)
+    assert [send_photo(client, host, b"not a photo").status_code for _ in range(3)] == [400, 400, 429]
+    assert "too many photos sent to this game" in error_of(send_photo(client, host, b"not a photo"))
+
+
+def test_a_full_disk_budget_refuses_a_photo_with_a_sentence(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
+    client = app.test_client()
+    host = new_game(client, ("purple", "green"))
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 507 and "storage is full" in error_of(answer)
+    assert kept_uploads(app) == []
+
+
+def admin_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(argv) == 0
+    return dict(json.loads(capsys.readouterr().out))
+
+
+def test_admin_prune_removes_old_drafts_and_idle_games_and_usage_counts_them(
+    client: FlaskClient, app: Flask, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert app.config["EXPIRE_DRAFTS_DAYS"] is None and app.config["EXPIRE_GAMES_DAYS"] is None
+    old, recent = new_game(client), new_game(client)
+    put_position(app, old, SMALL_GAME)
+    put_position(app, recent, SMALL_GAME, confirm=False)
+    with app.app_context():
+        db = store.get_db()
+        db.execute("UPDATE games SET created = '2020-01-01T00:00:00+00:00'")
+        db.execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
+        db.execute(
+            "UPDATE games SET created = '2099-01-01T00:00:00+00:00' WHERE host_token = ?", (token(recent),)
+        )
+    data = app.config["DATA_DIR"]
+    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    assert (usage["games"], usage["drafts"], usage["positions_confirmed"]) == (2, 1, 1)
+    pruned = admin_json(
+        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30"], capsys
+    )
+    assert pruned == {"drafts": 1, "games": 1}
+    assert client.get(old).status_code == 404 and client.get(recent).status_code == 200
+    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    assert (usage["games"], usage["drafts"]) == (1, 0)
+
+
+def test_a_photo_padded_with_zeros_is_kept_without_its_padding(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "green"))
+    padded = BOARD_PHOTO.read_bytes() + bytes(5 * 1024 * 1024)
+    assert send_photo(client, host, padded).status_code == 303
+    [kept] = Path(app.config["UPLOADS"]).rglob("*.upload")
+    assert kept.read_bytes() == BOARD_PHOTO.read_bytes()
+
+
+def test_configured_expiry_prunes_abandoned_drafts_on_its_own(tmp_path: Path) -> None:
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
+    client = app.test_client()
+    host = new_game(client)
+    draft = put_position(app, host, SMALL_GAME, confirm=False)
+    with app.app_context():
+        store.get_db().execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
+    app.extensions.pop("armadora_pruned", None)  # as after a restart: the next request prunes
+    assert client.get(host + f"/positions/{draft}").status_code == 404

@@ -1,0 +1,115 @@
+"""Bounds on what one client address or one game may ask of the server, and on its disk.
+
+Each limit is a number of requests in a window of seconds, counted per key (a
+client's address, a game), in this process's memory: set where no real table
+reaches them (a table makes one game an evening and a photo a minute at most),
+well under a burst of 200 new games from one address. ``RATE_LIMITS`` in the
+configuration changes them (a name mapped to ``None`` turns one off).
+
+The disk budget (``DISK_BUDGET_MB``) bounds the data folder: a photo that would
+take it past the budget is refused with a sentence, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import current_app
+
+from webui.photos import InputError
+
+
+@dataclass(frozen=True)
+class Limit:
+    count: int
+    seconds: float
+    what: str  # what is counted, for the sentence: "new games from this address"
+
+
+#: The default limits, by name.
+RATE_LIMITS: dict[str, Limit | None] = {
+    "games_per_address": Limit(30, 3600, "new games from this address"),
+    "scans_per_address": Limit(300, 600, "photos sent from this address"),
+    "photos_per_game": Limit(60, 600, "photos sent to this game"),
+}
+#: The data folder's default size limit, database and photos together.
+DISK_BUDGET_MB = 5_000
+
+
+class TooMany(InputError):
+    """A limit reached: a 429, with how long to wait (``retry_after`` seconds)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, 429)
+        self.retry_after = retry_after
+
+
+class Counter:
+    """The times of the requests each key made within its limit's window (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], deque[float]] = {}
+
+    def hit(self, name: str, key: str, limit: Limit, now: float) -> float:
+        """Count one request; 0 when it is within the limit, else the seconds until it would be."""
+        with self._lock:
+            times = self._seen.setdefault((name, key), deque())
+            while times and times[0] <= now - limit.seconds:
+                times.popleft()
+            if len(times) >= limit.count:
+                return times[0] + limit.seconds - now
+            times.append(now)
+            if len(self._seen) > 100_000:  # forget keys whose window is empty
+                self._seen = {k: v for k, v in self._seen.items() if v}
+            return 0.0
+
+
+def check_rate(name: str, key: str) -> None:
+    """Count a request of kind ``name`` from ``key``; :class:`TooMany` past its limit."""
+    limits = {**RATE_LIMITS, **current_app.config.get("RATE_LIMITS", {})}
+    limit = limits.get(name)
+    if limit is None:
+        return
+    counter: Counter = current_app.extensions.setdefault("armadora_rates", Counter())
+    wait = counter.hit(name, key, limit, time.monotonic())
+    if wait:
+        minutes = max(1, math.ceil(wait / 60))
+        raise TooMany(
+            f"too many {limit.what}: at most {limit.count} in {format_window(limit.seconds)}; "
+            f"try again in {minutes} minute{'s' if minutes > 1 else ''}",
+            math.ceil(wait),
+        )
+
+
+def format_window(seconds: float) -> str:
+    """A window of time as the sentences say it.
+
+    >>> format_window(3600), format_window(600)
+    ('an hour', '10 minutes')
+    """
+    return "an hour" if seconds == 3600 else f"{round(seconds / 60)} minutes"
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files under ``folder``."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def check_disk(incoming: int) -> None:
+    """InputError (507) when ``incoming`` more bytes would take the data folder past its budget."""
+    budget_mb = current_app.config.get("DISK_BUDGET_MB", DISK_BUDGET_MB)
+    if budget_mb is None:
+        return
+    used = folder_bytes(Path(current_app.config["DATA_DIR"]))
+    if used + incoming > budget_mb * 1024 * 1024:
+        raise InputError(
+            f"the server's storage is full (its budget is {budget_mb} MB): no more photos can be kept "
+            "until whoever runs it removes old games (armadora admin prune)",
+            507,
+        )
