@@ -297,7 +297,10 @@ def face_looks(
     return np.array(rows).reshape(len(cells), len(WARRIOR_SIGNS))
 
 
+@lru_cache(maxsize=128)
 def _outline(angle: float, s: float) -> FloatImage:
+    """A warrior's outline turned ``angle`` degrees at ``s`` pixels a millimetre: the template
+    :func:`find_token` matches, drawn once per turn and scale and shared read only."""
     side = round((WARRIOR_SIDE_MM + 4) * s) | 1
     template = np.zeros((side, side), np.float32)
     centre = (side - 1) / 2
@@ -305,6 +308,7 @@ def _outline(angle: float, s: float) -> FloatImage:
     cv2.polylines(
         template, [np.round(corners * 16).astype(np.int32)], True, 1.0, max(1, round(s)), cv2.LINE_AA, 4
     )
+    template.setflags(write=False)
     return template
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from typing import cast
 
 import cv2
@@ -499,9 +499,11 @@ def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
 
 
+@lru_cache(maxsize=64)
 def _cross_template(
     arms: tuple[bool, bool, bool, bool], view: FaceRaster, params: GridParams = GRID_PARAMS
 ) -> FloatImage:
+    """A crossing with ``arms`` (left, right, up, down) drawn in ``view``: made once, read only."""
     reach = round(params.arm_mm * view.px_per_mm)
     side = 2 * reach + 1
     t = np.zeros((side, side), np.float32)
@@ -516,11 +518,18 @@ def _cross_template(
         cv2.line(t, (c, 0), (c, c), 1.0, width)
     if down:
         cv2.line(t, (c, c), (c, side - 1), 1.0, width)
-    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+    return _read_only(cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7)))
 
 
+def _read_only(image: FloatImage) -> FloatImage:
+    """``image``, no longer writable: a cached template shared by every call."""
+    image.setflags(write=False)
+    return image
+
+
+@lru_cache(maxsize=4)
 def _grid_template(view: FaceRaster) -> FloatImage:
-    """The printed grid's lines alone, in ``view``."""
+    """The printed grid's lines alone, in ``view`` (made once per view, read only)."""
     width, height = view.size
     t = np.zeros((height, width), np.float32)
     thickness = max(1, round(GRID_LINE_MM * view.px_per_mm))
@@ -543,7 +552,7 @@ def _grid_template(view: FaceRaster) -> FloatImage:
             1.0,
             thickness,
         )
-    return cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7))
+    return _read_only(cast(FloatImage, cv2.GaussianBlur(t, (0, 0), 0.7)))
 
 
 #: Blocks of cells (first row, first column, rows, columns) aligned one by one before the crossings.
@@ -595,18 +604,18 @@ def refine_on_grid(
     """
     grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     scale = view.from_mm()
-    reduced, to_reduced = reduce_for_view(grey, homography, view)
-    lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+    lines = _view_lines(grey, homography, view)
     coarse = _align_blocks(lines, view, params.block_search_mm, params=params)
-    starts = [homography]
+    # The crossings' first round from ``homography`` itself looks at these very lines: made once.
+    starts: list[tuple[FloatArray, FloatImage | None]] = [(homography, lines)]
     if coarse is not None:
         # Where warriors and palisades hide much of the grid, the blocks can agree on a wrong
         # correction: unless it is confirmed, the crossings are looked for from where the gold put
         # the board too, and the start more of them agree with is kept.
-        starts.insert(0, homography @ np.linalg.inv(scale) @ coarse @ scale)
-    best, most = starts[0], 0
-    for start in starts:
-        refined, agreeing = _onto_crossings(grey, start, view, params=params)
+        starts.insert(0, (homography @ np.linalg.inv(scale) @ coarse @ scale, None))
+    best, most = starts[0][0], 0
+    for start, start_lines in starts:
+        refined, agreeing = _onto_crossings(grey, start, view, params=params, lines=start_lines)
         if agreeing > most:
             best, most = refined, agreeing
         if most >= CONFIRMING_CROSSINGS:
@@ -614,16 +623,28 @@ def refine_on_grid(
     return best, most, len(CROSSINGS_MM)
 
 
+def _view_lines(grey: Image, homography: FloatArray, view: FaceRaster) -> FloatImage:
+    """:func:`_line_map` of the photo ``grey`` warped to ``view`` with ``homography``."""
+    reduced, to_reduced = reduce_for_view(grey, homography, view)
+    return _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+
+
 def _onto_crossings(
-    grey: Image, homography: FloatArray, view: FaceRaster, params: GridParams = GRID_PARAMS
+    grey: Image,
+    homography: FloatArray,
+    view: FaceRaster,
+    params: GridParams = GRID_PARAMS,
+    lines: FloatImage | None = None,
 ) -> tuple[FloatArray, int]:
     """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
-    less and less far, and how many agreed in the last round that enough agreed in (0 if none)."""
+    less and less far, and how many agreed in the last round that enough agreed in (0 if none).
+
+    ``lines``: :func:`_view_lines` of ``homography``, where the caller has made it already."""
     scale = view.from_mm()
     agreeing = 0
     for search_mm in params.search_mm:
-        reduced, to_reduced = reduce_for_view(grey, homography, view)
-        lines = _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+        if lines is None:
+            lines = _view_lines(grey, homography, view)
         reach = round((params.arm_mm + search_mm) * view.px_per_mm)
         search = round(search_mm * view.px_per_mm)
         sources, targets = [], []
@@ -649,6 +670,7 @@ def _onto_crossings(
             break
         agreeing = int(mask.sum())
         homography = homography @ np.linalg.inv(scale) @ correction @ scale
+        lines = None
     return homography, agreeing
 
 
@@ -715,19 +737,29 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
         # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
         return (centres, np.zeros(len(centres))) if find is circle_candidates else (centres, scores)
 
+    more_blobs = partial(gold_candidates, keep=params.more_candidates)
+
+    def blobs(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
+        """The :data:`MAX_CANDIDATES` roundest blobs: the head of the longer list a later pass takes
+        (:attr:`GridParams.more_candidates`), so that one search of the blobs serves both."""
+        if params.more_candidates < MAX_CANDIDATES:
+            return gold_candidates(seen)
+        centres, scores = tokens(more_blobs)
+        return centres[:MAX_CANDIDATES], scores[:MAX_CANDIDATES]
+
     def layouts(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]], bases: Bases) -> Iterator[Start]:
         candidates, roundness = tokens(find)
         for first, hits in gold_homographies(candidates, keep=LAYOUTS, bases=bases, params=params):
             yield first, hits, candidates, roundness
 
     def outlines() -> Iterator[Start]:
-        candidates, roundness = tokens(gold_candidates)
+        candidates, roundness = tokens(blobs)
         # Called as the tests' stand-ins are: the outline's own defaults.
         for first in outline_homographies(seen):
             yield first, None, candidates, roundness
 
     def lattices() -> Iterator[Start]:
-        candidates, roundness = tokens(gold_candidates)
+        candidates, roundness = tokens(blobs)
         # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
         found = lattice_homographies(seen.small, seen.scale)
         shown = [settle(grey, gold, to_small @ first)[1] for first in found]
@@ -740,15 +772,11 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
     # the gold still fails, the grid's own lines, which must then confirm the fit, and the board's
     # outline.
     passes = (
-        (partial(layouts, gold_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, blobs, BASES), MIN_CROSSINGS, FoundBy.GOLD),
         (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (partial(layouts, gold_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (partial(layouts, blobs, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
         (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (
-            partial(layouts, partial(gold_candidates, keep=params.more_candidates), BASES),
-            MIN_CROSSINGS,
-            FoundBy.GOLD,
-        ),
+        (partial(layouts, more_blobs, BASES), MIN_CROSSINGS, FoundBy.GOLD),
         (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
         (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )

@@ -82,6 +82,30 @@ def face_patches(
     return face_detail, np.array(corners, np.float64).reshape(-1, 2)
 
 
+#: :func:`face_patches` of the last few faces registered against, by the face array itself (held, so
+#: that its ``id`` stays its own): one face serves every photo read with its profile, and every
+#: attempt at one photo.
+_FACE_PATCHES: dict[tuple[int, RegisterParams], tuple[FloatImage, tuple[FloatImage, FloatArray]]] = {}
+_FACE_PATCHES_KEPT = 8
+
+
+def _patches_of_face(face: FloatImage, params: RegisterParams) -> tuple[FloatImage, FloatArray]:
+    """:func:`face_patches` of the float BGR ``face``'s grey, made once per face and parameters.
+
+    Each call gets its own copy of the detail: ``cv2.phaseCorrelate`` writes its window into the
+    patches it is handed (:func:`patch_shifts`), and what a registration finds depends on that, so
+    every registration starts from the detail as it was made."""
+    key = (id(face), params)
+    kept = _FACE_PATCHES.get(key)
+    if kept is None or kept[0] is not face:
+        made = face_patches(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)), params)
+        if len(_FACE_PATCHES) >= _FACE_PATCHES_KEPT:
+            del _FACE_PATCHES[next(iter(_FACE_PATCHES))]
+        kept = _FACE_PATCHES[key] = (face, made)
+    face_detail, corners = kept[1]
+    return face_detail.copy(), corners
+
+
 def patch_shifts(
     photo_detail: FloatImage,
     face_detail: FloatImage,
@@ -121,7 +145,7 @@ def register(
     the current homography and corrects it; where too few patches agree, the
     homography is returned unchanged.
     """
-    face_detail, corners = face_patches(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)), params)
+    face_detail, corners = _patches_of_face(face, params)
     grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     reduced, to_reduced = reduce_for_view(grey, homography, view)
     scale = view.from_mm()

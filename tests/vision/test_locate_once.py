@@ -1,0 +1,118 @@
+"""Work the locating stages share is done once, and what they find is what they found doing it twice."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from faces import photo_of_face
+from renders import TuningPhoto
+
+from calibration.profile import REFERENCE_GOLD, default_profile
+from vision.geometry import CANONICAL
+from vision.learn.improvise import improvise
+from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
+from vision.locate.grid import (
+    CROSSING_ARMS,
+    GRID_PARAMS,
+    GRID_VIEW,
+    MAX_CANDIDATES,
+    _cross_template,
+    _grid_template,
+    _onto_crossings,
+    _view_lines,
+    gold_candidates,
+    gold_map,
+    locate_by_grid,
+    refine_on_grid,
+)
+from vision.locate.register import face_patches, register
+from vision.read.rectify import face_view
+
+GOLD_BGR = np.array(REFERENCE_GOLD[::-1], float)
+
+
+def _nudged(homography: np.ndarray, dx_px: float = 6.0, dy_px: float = -4.0) -> np.ndarray:
+    return np.array([[1, 0, dx_px], [0, 1, dy_px], [0, 0, 1]], np.float64) @ homography
+
+
+def test_the_crossings_from_lines_already_made_end_where_they_end_made_afresh(
+    tuning_photo: TuningPhoto,
+) -> None:
+    photo, truth = tuning_photo(4)
+    grey = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    start = _nudged(truth)
+    given, given_count = _onto_crossings(grey, start, GRID_VIEW, lines=_view_lines(grey, start, GRID_VIEW))
+    fresh, fresh_count = _onto_crossings(grey, start, GRID_VIEW)
+    assert given_count == fresh_count > 0
+    assert np.array_equal(given, fresh)
+    # And the refinement that hands its lines on still pulls a nudged board onto the grid.
+    refined, crossings, _ = refine_on_grid(photo.image, start)
+    assert crossings > 0
+    corners = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 200.0]])
+    gap = cv2.perspectiveTransform(corners[None], refined) - cv2.perspectiveTransform(corners[None], truth)
+    assert np.abs(gap).max() < 3.0
+
+
+def test_the_roundest_blobs_are_the_head_of_the_longer_list(tuning_photo: TuningPhoto) -> None:
+    photo, _ = tuning_photo(4)
+    seen = gold_map(photo.image, GOLD_BGR)
+    few, few_scores = gold_candidates(seen)
+    more, more_scores = gold_candidates(seen, keep=GRID_PARAMS.more_candidates)
+    assert GRID_PARAMS.more_candidates >= MAX_CANDIDATES
+    assert np.array_equal(few, more[:MAX_CANDIDATES])
+    assert np.array_equal(few_scores, more_scores[:MAX_CANDIDATES])
+
+
+def test_a_board_whose_blobs_are_searched_once_is_found_by_them(
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
+) -> None:
+    photo, truth = tuning_photo(4)
+    searches: list[int] = []
+    real = gold_candidates
+
+    def counted(seen: object, keep: int = MAX_CANDIDATES) -> tuple[np.ndarray, np.ndarray]:
+        searches.append(keep)
+        return real(seen, keep=keep)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("vision.locate.grid.gold_candidates", counted)
+    fit = locate_by_grid(photo.image, GOLD_BGR)
+    assert fit is not None
+    assert len(searches) == 1
+    corners = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 200.0]])
+    gap = cv2.perspectiveTransform(corners[None], fit.homography) - cv2.perspectiveTransform(
+        corners[None], truth
+    )
+    assert np.abs(gap).max() < 5.0
+
+
+def test_shared_templates_are_read_only_and_unchanged_by_use(tuning_photo: TuningPhoto) -> None:
+    photo, _ = tuning_photo(4)
+    assert locate_by_grid(photo.image, GOLD_BGR) is not None
+    improvise(photo.image)
+    for arms in set(CROSSING_ARMS):
+        template = _cross_template(arms, GRID_VIEW)
+        assert not template.flags.writeable
+        assert np.array_equal(template, _cross_template.__wrapped__(arms, GRID_VIEW))
+    assert np.array_equal(_grid_template(GRID_VIEW), _grid_template.__wrapped__(GRID_VIEW))
+    for angle in TOKEN_TURNS_DEG:
+        outline = _outline(angle, FACE_VIEW.px_per_mm)
+        assert not outline.flags.writeable
+        assert np.array_equal(outline, _outline.__wrapped__(angle, FACE_VIEW.px_per_mm))
+
+
+def test_registering_again_against_the_same_face_registers_alike() -> None:
+    profile = default_profile()
+    face = face_view(profile, CANONICAL)
+    truth = np.array([[8.0, 0.5, 180.0], [-0.4, 7.6, 140.0], [0.0002, 0.0004, 1.0]])
+    image, truth = photo_of_face(truth)
+    start = _nudged(truth, 3.0, 2.0)
+    first = register(image, start, face)
+    again = register(image, start, face)
+    assert first.agreeing == again.agreeing > 0
+    assert np.array_equal(first.homography, again.homography)
+    # A copy of the face (another array, the same art) gives what the cached patches gave.
+    copied = register(image, start, face.copy())
+    assert np.array_equal(copied.homography, first.homography)
+    detail, corners = face_patches(face.mean(axis=-1, dtype=np.float32))
+    assert len(corners) > 0 and detail.shape == face.shape[:2]
