@@ -177,7 +177,9 @@ def _image(text: Any, where: str) -> npt.NDArray[np.uint8]:
             jpeg, min_long_side=1 << 30, max_megapixels=MAX_IMAGE_MEGAPIXELS, min_side=MIN_IMAGE_SIDE
         )
     except PhotoError as error:
-        raise ProfileError(f"{where}: {error}") from None
+        # A profile's pictures are JPEGs it wrote itself: say so, not which bytes came instead.
+        reason = "not a JPEG image" if error.code == "not_an_image" else str(error)
+        raise ProfileError(f"{where}: {reason}") from None
     return photo.image
 
 
