@@ -75,6 +75,8 @@ def _run(args: argparse.Namespace) -> int:
         f"{summary['grid_crossings_found']} grid crossings; "
         f"{sum(summary['timing_ms'].values()) / 1000:.2f} s"
     )
+    for warning in summary["warnings"]:
+        print(f"warning: {warning}")
     print(f"wrote {out} ({size / 1e6:.2f} MB); read this copy's photos with:")
     print(f"  armadora scan PHOTO --profile {out}")
     return EXIT_OK

@@ -53,9 +53,17 @@ def register_bench(bench_subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
-    summary = "fit the slot and cell readers' weights on a tuning folder (never the test set); print them"
+    summary = (
+        "fit the readers' weights on tuning folders (never a test set); write them with their provenance"
+    )
     fit = bench_subparsers.add_parser("fit", help=summary, description=summary)
-    fit.add_argument("folder", metavar="TUNING_DIR", type=Path)
+    fit.add_argument("folders", metavar="TUNING_DIR", type=Path, nargs="+")
+    fit.add_argument(
+        "--out",
+        metavar="WEIGHTS_DIR",
+        type=Path,
+        help="write the weights here, not in vision/data/weights/ (ARMADORA_WEIGHTS=WEIGHTS_DIR reads them)",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -152,7 +160,8 @@ def _learner() -> Learner:
 def _run_fit(args: argparse.Namespace) -> int:
     from vision.train.fit import main_fit
 
-    if not args.folder.is_dir():
-        print(f"armadora bench fit: {args.folder} is not a folder", file=sys.stderr)
-        return 2
-    return main_fit(args.folder, _learner())
+    for folder in args.folders:
+        if not folder.is_dir():
+            print(f"armadora bench fit: {folder} is not a folder", file=sys.stderr)
+            return 2
+    return main_fit(args.folders, _learner(), args.out)

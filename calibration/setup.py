@@ -40,6 +40,7 @@ from vision.learn.pieces import (
     gold_colour,
     gold_pixels,
     place_by_colour,
+    ring_strength,
     token_image,
     top_down,
     warrior_probability,
@@ -60,6 +61,13 @@ CORNERS: tuple[Cell, ...] = (Cell(0, 0), Cell(0, 7), Cell(4, 0), Cell(4, 7))
 #: A gold cell without its token shows less than this share of gold in its disc (glare can wash
 #: most of a token out).
 GOLD_MIN_SHARE = 0.08
+#: A gold cell whose token's colour does not show (a lamp's highlight on it, a paler print) still
+#: holds its token when a token's round outline circles it
+#: (:func:`vision.learn.pieces.ring_strength`) at least this share as strongly as it circles the
+#: gold cells' middle one, and this many times as strongly as the middle empty cell's art: the eight
+#: tokens look alike, and unlike the art.
+RING_SHARE_OF_GOLD = 0.5
+RING_TIMES_ART = 3.0
 #: A gold token on a cell where no gold belongs: a blob this round
 #: (:func:`vision.locate.grid.gold_candidates`) within this distance of the cell's centre.
 TOKEN_ROUNDNESS = 0.88
@@ -76,6 +84,8 @@ RARE_RATIO = 100.0
 #: this much one colour (snow), where only rare colours tell.
 UNIFORM_MARGIN = 0.05
 UNIFORM_CAP = 0.99
+#: A corner colour with a channel this bright (0..1) is washed out: the light clipped it.
+CLIPPED = 0.98
 #: Two corner colours nearer than this (CIE76 delta E, the light's colour taken off) are one colour.
 SAME_COLOUR_DELTA_E = 10.0
 
@@ -103,6 +113,8 @@ class Calibration:
     #: How a white surface shows in the setup photo (BGR, 0..1), judged by its gold.
     white: FloatArray
     timing_ms: dict[str, float] = field(default_factory=dict)
+    #: What was learnt but is doubtful, a sentence each saying what to retake.
+    warnings: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
         """What was learnt, as the command and the web page show it."""
@@ -114,6 +126,7 @@ class Calibration:
             "grid_crossings_found": self.crossings,
             "gold_tokens_found": self.gold_hits,
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+            "warnings": list(self.warnings),
         }
 
 
@@ -159,14 +172,14 @@ def calibrate_image(
     grey_world = light_colour(view)
     pixels = cell_pixels(view, READ_VIEW)
     gold_share = _gold_share(pixels, grey_world, gold_bgr)
-    _check_gold(gold_share, _tokens_mm(fit))
+    _check_gold(gold_share, _rings(view), _tokens_mm(fit))
     gold = gold_colour(pixels, grey_world, gold_bgr)
     # Gold is gold in every copy, near enough: how the reference kit's gold shows here is the
     # setup's light, to name colours and to guess how the palisades' wood will show.
     white = gold / (gold_bgr / 255)
     face = top_down(image, fit.homography, FACE_VIEW)
     looks = warrior_probability(face_looks(face, list(CORNERS), FACE_VIEW))
-    colours_bgr = _corner_colours(pixels, white, looks)
+    colours_bgr, warnings = _corner_colours(pixels, white, looks)
     colours = _name_colours(colours_bgr, white, players)
     timing["read"] = 1000 * (time.perf_counter() - clock)
     clock = time.perf_counter()
@@ -193,10 +206,11 @@ def calibrate_image(
                 "gold_tokens_found": fit.gold_hits,
                 "grid_crossings_found": fit.crossings,
                 "light_rgb": [round(float(v), 4) for v in white[::-1]],
+                "warnings": warnings,
             }
         },
     )
-    return Calibration(profile, fit.homography, fit.gold_hits, fit.crossings, white, timing)
+    return Calibration(profile, fit.homography, fit.gold_hits, fit.crossings, white, timing, tuple(warnings))
 
 
 def _gold_share(pixels: Floats, white: npt.ArrayLike, gold_bgr: npt.ArrayLike) -> FloatArray:
@@ -212,13 +226,33 @@ def _tokens_mm(fit: GridFit) -> FloatArray:
     return cast(FloatArray, mm.reshape(-1, 2))
 
 
-def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
+def _rings(view: Floats) -> FloatArray:
+    """Per cell, how strongly a gold token's round outline circles its centre."""
+    return ring_strength(view, [cell_centre_mm(cell) for cell in CELLS], READ_VIEW)
+
+
+def _token_outlined(rings: FloatArray) -> npt.NDArray[np.bool_]:
+    """Per cell, whether a round outline circles it as the gold cells' tokens do and the art does not."""
+    gold_numbers = [cell.number for cell in GOLD_CELLS]
+    corner_numbers = {cell.number for cell in CORNERS}
+    art = [cell.number for cell in CELLS if cell.number not in {*gold_numbers, *corner_numbers}]
+    like_gold = rings >= RING_SHARE_OF_GOLD * float(np.median(rings[gold_numbers]))
+    unlike_art = rings >= RING_TIMES_ART * float(np.median(rings[art]))
+    return like_gold & unlike_art
+
+
+def _check_gold(share: FloatArray, rings: FloatArray, tokens_mm: FloatArray) -> None:
     """Refuse a setup whose gold is not on the gold cells, saying where it seems to be instead.
 
-    The box holds eight gold tokens: with one on every gold cell, a round gold shape elsewhere is
-    the art's (autumn tree crowns, suns), never a ninth token, and does not refuse the setup.
+    A gold cell holds its token when its disc shows the gold's colour or a token's round outline
+    (``rings``, :func:`_rings`): a highlight can wash a token's colour out, not its rim. The box
+    holds eight gold tokens: with one on every gold cell, a round gold shape elsewhere is the art's
+    (autumn tree crowns, suns), never a ninth token, and does not refuse the setup.
     """
-    missing = [cell.name for cell in GOLD_CELLS if share[cell.number] < GOLD_MIN_SHARE]
+    outlined = _token_outlined(rings)
+    missing = [
+        cell.name for cell in GOLD_CELLS if share[cell.number] < GOLD_MIN_SHARE and not outlined[cell.number]
+    ]
     if not missing:
         return
     gold_numbers = {cell.number for cell in GOLD_CELLS}
@@ -239,8 +273,11 @@ def _check_gold(share: FloatArray, tokens_mm: FloatArray) -> None:
     )
 
 
-def _corner_colours(pixels: Floats, white: FloatArray, looks: FloatArray) -> list[FloatArray]:
-    """The colour of the warrior on each corner in turn, stopping at the first empty corner.
+def _corner_colours(
+    pixels: Floats, white: FloatArray, looks: FloatArray
+) -> tuple[list[FloatArray], list[str]]:
+    """The colour of the warrior on each corner in turn, stopping at the first empty corner, and
+    what the player should know of them.
 
     A corner holds a warrior when much of its disc is of colours rare on the board's empty cells, or
     it is far more of one colour than any empty cell (a white warrior on pale art), or it looks like
@@ -277,15 +314,24 @@ def _corner_colours(pixels: Floats, white: FloatArray, looks: FloatArray) -> lis
         )
     found = found[:count]
     labs = [lab_of(bgr_to_rgb(colour / white)) for colour in found]
+    warnings = []
     for i in range(count):
         for j in range(i + 1, count):
-            if float(np.linalg.norm(labs[i] - labs[j])) < SAME_COLOUR_DELTA_E:
+            if float(np.linalg.norm(labs[i] - labs[j])) >= SAME_COLOUR_DELTA_E:
+                continue
+            pair = f"{CORNERS[i].name} and {CORNERS[j].name}"
+            # Washed out, two colours can look one: say so rather than refuse a good setup.
+            if not (found[i] >= CLIPPED).any() and not (found[j] >= CLIPPED).any():
                 raise SetupError(
                     "same_colour",
-                    f"two corners of one colour: {CORNERS[i].name} and {CORNERS[j].name} "
-                    "(each corner holds a different player's colour)",
+                    f"two corners of one colour: {pair} (each corner holds a different player's colour)",
                 )
-    return found
+            warnings.append(
+                f"the warriors on {pair} look alike: the light washes their colours out, and the scanner "
+                "will mark those players' warriors as doubtful; retake with less light on the board to "
+                "tell them apart"
+            )
+    return found, warnings
 
 
 def _colour_bins(pixels: npt.NDArray[np.floating], white: FloatArray) -> npt.NDArray[np.intp]:

@@ -13,12 +13,23 @@ the world (renderer) they were fitted on, the command, and when. ``armadora benc
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+#: The committed weights. ``ARMADORA_WEIGHTS=DIR`` reads another folder instead, written by
+#: ``armadora bench fit --out DIR``: how a fit on one world is measured on the other without
+#: touching the committed files.
 WEIGHTS_DIR = Path(__file__).resolve().parent / "data" / "weights"
+
+
+def weights_dir() -> Path:
+    """The folder the readers load their weights from: ``ARMADORA_WEIGHTS`` or :data:`WEIGHTS_DIR`."""
+    chosen = os.environ.get("ARMADORA_WEIGHTS")
+    return Path(chosen) if chosen else WEIGHTS_DIR
+
 
 #: Every fitted model: the slot reader's and the hidden cells' by the kind of looks read with
 #: (:class:`vision.looks.Kind`), the cell reader's, and how a warrior looks on any copy.
@@ -42,15 +53,16 @@ class Fitted:
     provenance: dict[str, Any]
 
 
-def path_of(name: str, folder: Path = WEIGHTS_DIR) -> Path:
+def path_of(name: str, folder: Path | None = None) -> Path:
+    """Where model ``name``'s weights lie in ``folder`` (by default :func:`weights_dir`)."""
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; models: {', '.join(MODELS)}")
-    return folder / f"{name}.json"
+    return (weights_dir() if folder is None else folder) / f"{name}.json"
 
 
 @cache
 def fitted(name: str) -> Fitted:
-    """The committed weights of model ``name``, read once per process."""
+    """The weights of model ``name`` (:func:`weights_dir`), read once per process."""
     document = json.loads(path_of(name).read_text(encoding="utf-8"))
     return Fitted(name, tuple(float(w) for w in document["weights"]), dict(document["provenance"]))
 
@@ -60,9 +72,10 @@ def load_weights(name: str) -> tuple[float, ...]:
     return fitted(name).weights
 
 
-def write_fitted(name: str, weights: Any, provenance: dict[str, Any], folder: Path = WEIGHTS_DIR) -> Path:
+def write_fitted(name: str, weights: Any, provenance: dict[str, Any], folder: Path | None = None) -> Path:
     """Write model ``name``'s weights with their provenance (whole or not at all); the file's path."""
     path = path_of(name, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
     document = {"model": name, "weights": [round(float(w), 3) for w in weights], "provenance": provenance}
     temporary = path.with_name(f".{path.name}.part")
     temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

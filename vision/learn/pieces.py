@@ -363,3 +363,69 @@ def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0) -> 
 def bgr_to_rgb(bgr: npt.ArrayLike) -> RGB:
     b, g, r = (round(float(np.clip(v, 0, 1)) * 255) for v in np.asarray(bgr, np.float64))
     return (r, g, b)
+
+
+@dataclass(frozen=True)
+class RingParams:
+    """How a round token is found by its outline alone, whatever its colour."""
+
+    #: Radii tried, as shares of the gold token's: a copy with a wider pitch shows its 30 mm tokens
+    #: smaller on the reference face's millimetres.
+    radius_shares: tuple[float, ...] = (0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1)
+    #: How far from its cell's centre a token's centre is looked for (mm), in steps of this (mm).
+    search_mm: float = 5.0
+    step_mm: float = 1.0
+    #: Points around each circle; the ring's strength is this percentile of the edge met along it,
+    #: so a token's outline must go round most of the circle, as an arc of the art's never does.
+    points: int = 72
+    percentile: float = 25.0
+    #: The grey image is smoothed this much (mm) first, against noise and print texture.
+    blur_mm: float = 0.6
+
+
+RING_PARAMS = RingParams()
+
+
+def ring_strength(
+    view: Floats, centres_mm: npt.ArrayLike, view_raster: FaceRaster, params: RingParams = RING_PARAMS
+) -> FloatArray:
+    """How strongly a round outline of a gold token's size circles each of ``centres_mm``.
+
+    The edge across the circle (the grey gradient's radial part, either sign), taken at the
+    :attr:`RingParams.percentile` of its points and at the best centre and radius nearby. A
+    token's rim and shadow draw such an edge all the way round, in any colour and under a lamp's
+    highlight; a cell of art only where its shapes happen to be that round and that large. The
+    values are only meant to be compared with each other within one photo.
+
+    >>> raster = FaceRaster(2.0)
+    >>> width, height = raster.size
+    >>> flat = np.full((height, width, 3), 0.5, np.float32)
+    >>> disc = flat.copy()
+    >>> centre = (100.0, 100.0)
+    >>> _ = cv2.circle(disc, (200, 200), 30, (0.9, 0.8, 0.2), -1)
+    >>> bare, token = ring_strength(flat, [centre], raster)[0], ring_strength(disc, [centre], raster)[0]
+    >>> bool(bare < 1e-6 < token)
+    True
+    """
+    grey = np.asarray(view, np.float32).mean(axis=-1)
+    sigma = params.blur_mm * view_raster.px_per_mm
+    grey = cv2.GaussianBlur(grey, (0, 0), sigma)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
+    angles = np.linspace(0.0, 2 * np.pi, params.points, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    steps = np.arange(-params.search_mm, params.search_mm + 1e-9, params.step_mm)
+    dx, dy = (grid.ravel() for grid in np.meshgrid(steps, steps))
+    radii = np.array(params.radius_shares) * GOLD_DIAMETER_MM / 2
+    scale = view_raster.px_per_mm
+    height, width = grey.shape
+    strengths = []
+    for cx, cy in np.asarray(centres_mm, np.float64).reshape(-1, 2):
+        # (offsets, radii, points) pixel coordinates of every circle tried around this centre.
+        xs = (cx + dx[:, None, None] + radii[None, :, None] * cos) * scale
+        ys = (cy + dy[:, None, None] + radii[None, :, None] * sin) * scale
+        xi = np.clip(np.round(xs).astype(np.intp), 0, width - 1)
+        yi = np.clip(np.round(ys).astype(np.intp), 0, height - 1)
+        radial = np.abs(gx[yi, xi] * cos + gy[yi, xi] * sin)
+        strengths.append(float(np.percentile(radial, params.percentile, axis=2).max()))
+    return np.array(strengths)

@@ -18,11 +18,11 @@ import numpy.typing as npt
 
 from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
 from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
-from vision.load import PhotoError
+from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Kind, Looks, reference_looks
 from vision.scan import BoardView
-from vision.weights import write_fitted
+from vision.weights import MODELS, fitted, write_fitted
 
 
 @dataclass
@@ -48,12 +48,12 @@ class TrainingData:
         return np.vstack(x), np.concatenate(y).astype(bool)
 
 
-Seer = Callable[[npt.NDArray[np.uint8], dict[str, Any]], "tuple[BoardView, Looks] | None"]
+#: How a fit sees a photo (its path and its truth): the board's view and the looks read with.
+PhotoSeer = Callable[[Path, dict[str, Any]], "tuple[BoardView, Looks] | None"]
 
 
-def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData:
+def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> TrainingData:
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
-    from vision.load import read_photo
     from vision.read.cells import occupied_probability
     from vision.scan import hidden_cells, picture_signs, view_cell_signs, view_slot_features
 
@@ -65,7 +65,7 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: Seer) -> TrainingData
         if not truth.get("board", True):
             continue
         try:
-            seen = see(read_photo(photo).image, truth)
+            seen = see(photo, truth)
         except (NoBoardError, PhotoError):
             continue
         if seen is None:
@@ -93,7 +93,6 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
     each board photo whose board :func:`vision.learn.improvise.board_face` finds."""
     from vision.learn.improvise import board_face
     from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, face_looks
-    from vision.load import read_photo
 
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
     signs: list[npt.NDArray[np.float64]] = []
@@ -117,7 +116,9 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
 Model = Callable[..., npt.NDArray[np.float64]]
 
 
-def _fit(data: TrainingData, examples: str, name: str, where: Provenance, **options: Any) -> None:
+def _fit(
+    data: TrainingData, examples: str, name: str, where: Provenance, out: Path | None, **options: Any
+) -> None:
     """Fit one model on ``data``'s ``examples``; write its weights as model ``name``."""
     from vision.read import cells, slots, tokens
 
@@ -126,38 +127,41 @@ def _fit(data: TrainingData, examples: str, name: str, where: Provenance, **opti
         "cells": (cells.fit_weights, cells.occupied_probability),
         "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
     }
-    _write_fit(*data.stacked(examples), *models[examples], name, where, **options)
+    _write_fit(*data.stacked(examples), *models[examples], name, where, out, **options)
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """What a fit saw: the folder, its photos, the worlds that rendered them, and how it was run."""
+    """What a fit saw: the folders, their photos, the worlds that rendered them, and how it was run."""
 
-    folder: Path
-    photos: list[str]
+    folders: list[Path]
+    photos: list[Path]
     worlds: list[str]
     seen_with: str
 
     def to_json(self, examples: int, wrong: int) -> dict[str, Any]:
+        per_folder = [
+            f"{len(names)} photos of {folder} ({names[0]} to {names[-1]})"
+            for folder in self.folders
+            if (names := [photo.name for photo in self.photos if photo.parent == folder])
+        ]
         return {
-            "photos": f"{len(self.photos)} photos of {self.folder} ({self.photos[0]} to {self.photos[-1]}), "
-            f"{self.seen_with}"
-            if self.photos
-            else f"no photos of {self.folder}",
+            "photos": f"{'; '.join(per_folder)}, {self.seen_with}" if per_folder else "no photos",
             "world": ", ".join(self.worlds),
-            "command": f"armadora bench fit {self.folder}",
+            "command": f"armadora bench fit {' '.join(str(folder) for folder in self.folders)}",
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
             "examples": examples,
             "wrong_on_the_same_examples": wrong,
         }
 
 
-def _provenance(pairs: list[tuple[Path, Path]], folder: Path, seen_with: str) -> Provenance:
+def _provenance(pairs: list[tuple[Path, Path]], seen_with: str) -> Provenance:
     # A truth names its world where the renderer says it (render.world); the first renderer's do not.
     worlds = sorted(
         {json.loads(truth.read_text()).get("render", {}).get("world", "raster") for _, truth in pairs}
     )
-    return Provenance(folder, [photo.name for photo, _ in pairs], worlds, seen_with)
+    folders = list(dict.fromkeys(photo.parent for photo, _ in pairs))
+    return Provenance(folders, [photo for photo, _ in pairs], worlds, seen_with)
 
 
 def _write_fit(
@@ -167,60 +171,93 @@ def _write_fit(
     model: Model,
     name: str,
     where: Provenance,
+    out: Path | None,
     **options: Any,
 ) -> None:
-    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name``."""
+    """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name`` in ``out``
+    (by default the folder the readers load)."""
     weights = fit(x, y, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
-    path = write_fitted(name, weights, where.to_json(len(y), wrong))
+    path = write_fitted(name, weights, where.to_json(len(y), wrong), out)
     print(f"wrote {path}: fitted on {len(y)} examples; {wrong} wrong on that same set")
 
 
-def main_fit(folder: Path, learn: Learner) -> int:
-    """Fit the readers' models on a tuning folder; write their weights to ``vision/data/weights/``.
+def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> int:
+    """Fit the readers' models on tuning folders; write their weights to ``out`` (by default
+    ``vision/data/weights/``).
 
-    A folder of the reference kit refits the slot and cell models. A folder of other copies
-    (truths naming a ``"copy"``, with the copies' setup photos) refits what reads them: how a
-    warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`), and the readers with the
-    looks ``learn`` takes from each setup photo and with those improvised from each photo. The
-    improvised readers' signs depend on how a warrior looks, read when this process started: fit
-    the same folder again once the warriors' weights have changed.
+    Folders of the reference kit refit the slot and cell models, on all their photos together.
+    Folders of other copies (truths naming a ``"copy"``, with the copies' setup photos) refit what
+    reads them: how a warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`), and the
+    readers with the looks ``learn`` takes from each setup photo and with those improvised from
+    each photo. The improvised readers' signs depend on how a warrior looks, read when this process
+    started: fit the same folders again once the warriors' weights have changed. A model no folder
+    refits is copied into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a whole set.
     """
+    reference_pairs: list[tuple[Path, Path]] = []
+    copies_pairs: list[tuple[Path, Path]] = []
+    for folder in folders:
+        pairs = photos_with_truth(folder)
+        copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
+        (copies_pairs if copies else reference_pairs).extend(pairs)
+    refitted: list[str] = []
+    if reference_pairs:
+        refitted += _fit_reference(reference_pairs, out)
+    if copies_pairs:
+        refitted += _fit_copies(copies_pairs, learn, out)
+    if out is not None:
+        for name in MODELS:
+            if name not in refitted:
+                fitted_before = fitted(name)
+                write_fitted(name, fitted_before.weights, fitted_before.provenance, out)
+    return 0
+
+
+def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str]:
+    from vision.scan import board_view
+
+    reference = reference_looks()
+    data = training_data(
+        pairs, lambda photo, truth: (board_view(read_photo(photo).image, reference), reference)
+    )
+    where = _provenance(pairs, "read with the reference kit's looks")
+    _fit(data, "slots", "slots-reference", where, out)
+    _fit(data, "cells", "cells-reference", where, out)
+    return ["slots-reference", "cells-reference"]
+
+
+def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
+    from vision.learn.pieces import fit_warrior_weights, warrior_probability
     from vision.read.tokens import WEIGHED
     from vision.scan import board_view, improvised_view
 
-    pairs = photos_with_truth(folder)
-    copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
-    if not copies:
-        reference = reference_looks()
-        data = training_data(pairs, lambda image, truth: (board_view(image, reference), reference))
-        where = _provenance(pairs, folder, "read with the reference kit's looks")
-        _fit(data, "slots", "slots-reference", where)
-        _fit(data, "cells", "cells-reference", where)
-        return 0
-    from vision.learn.pieces import fit_warrior_weights, warrior_probability
+    seen_from_above = _provenance(pairs, "each seen from above by vision.learn.improvise.board_face")
+    _write_fit(
+        *warrior_data(pairs), fit_warrior_weights, warrior_probability, "warriors", seen_from_above, out
+    )
+    learnt: dict[tuple[Path, str], Looks] = {}
 
-    seen_from_above = _provenance(pairs, folder, "each seen from above by vision.learn.improvise.board_face")
-    _write_fit(*warrior_data(pairs), fit_warrior_weights, warrior_probability, "warriors", seen_from_above)
-    learnt: dict[str, Looks] = {}
+    def with_setup(photo: Path, truth: dict[str, Any]) -> tuple[BoardView, Looks]:
+        key = (photo.parent, truth["copy"])
+        if key not in learnt:
+            learnt[key] = learn(
+                (photo.parent / f"{SETUP_PREFIX}{truth['copy']}.jpg").read_bytes(), truth["copy"]
+            )
+        return board_view(read_photo(photo).image, learnt[key]), learnt[key]
 
-    def with_setup(image: npt.NDArray[np.uint8], truth: dict[str, Any]) -> tuple[BoardView, Looks]:
-        copy = truth["copy"]
-        if copy not in learnt:
-            learnt[copy] = learn((folder / f"{SETUP_PREFIX}{copy}.jpg").read_bytes(), copy)
-        return board_view(image, learnt[copy]), learnt[copy]
-
-    seers = (
+    seers: tuple[tuple[Kind, PhotoSeer, str], ...] = (
         (Kind.LEARNT, with_setup, "each read with the looks learnt from its copy's setup photo"),
         (
             Kind.IMPROVISED,
-            lambda image, truth: improvised_view(image),
+            lambda photo, truth: improvised_view(read_photo(photo).image),
             "each read with the looks improvised from it",
         ),
     )
+    names = ["warriors"]
     for kind, see, seen_with in seers:
         data = training_data(pairs, see)
-        where = _provenance(pairs, folder, seen_with)
-        _fit(data, "slots", f"slots-{kind.value}", where)
-        _fit(data, "hidden", f"hidden-{kind.value}", where, weighed=WEIGHED[kind.value])
-    return 0
+        where = _provenance(pairs, seen_with)
+        _fit(data, "slots", f"slots-{kind.value}", where, out)
+        _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
+        names += [f"slots-{kind.value}", f"hidden-{kind.value}"]
+    return names

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from vision.worlds.cycles.sets import SETS, render_set
+from vision.worlds.cycles.sets import SETS, SETUP_SEED, render_set
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,6 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--samples", type=int, default=8, help="Cycles samples a pixel (denoised)")
     r.add_argument("--threads", type=int, default=1, help="CPU threads for Cycles")
     r.add_argument("--hard-share", type=float, default=0.0, help="share of photos made hard (0..1)")
+    r.add_argument(
+        "--setup-seed",
+        type=int,
+        default=SETUP_SEED,
+        help="copies: the first copy's setup seed (another gives a tuning set setup photos no test set has)",
+    )
     args = parser.parse_args(argv)
     if not 0.0 <= args.hard_share <= 1.0:
         parser.error("--hard-share must be within 0..1")
@@ -35,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         samples=args.samples,
         threads=args.threads,
         hard_share=args.hard_share,
+        setup_seed=args.setup_seed,
         log=lambda line: print(line, flush=True),
     )
     print(f"rendered {n} photo(s) into {args.out_dir}", file=sys.stderr)

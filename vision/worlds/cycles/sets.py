@@ -170,15 +170,20 @@ def render_set(
     samples: int,
     threads: int,
     hard_share: float = 0.0,
+    setup_seed: int = SETUP_SEED,
     log: Callable[[str], None] = print,
 ) -> int:
-    """Render the photos of seeds ``start .. start+count-1`` not yet on disk; how many were rendered."""
+    """Render the photos of seeds ``start .. start+count-1`` not yet on disk; how many were rendered.
+
+    A copies set's setup photos take seeds from ``setup_seed``, one a copy in box order: every
+    set with the same ``setup_seed`` has the same setup photos.
+    """
     if set_name not in SETS:
         raise ValueError(f"unknown set {set_name!r} ({', '.join(SETS)})")
     jobs: list[tuple[str, int, Kit | None]] = []
     if set_name == "copies":
         for kit in copies_in(start, count):
-            jobs.append((f"setup-{kit.name}", SETUP_SEED + COPIES.index(kit), kit))
+            jobs.append((f"setup-{kit.name}", setup_seed + COPIES.index(kit), kit))
     for seed in range(start, start + count):
         jobs.append((photo_name(set_name, seed), seed, None))
     rendered = 0
