@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
@@ -39,7 +39,15 @@ from vision.locate.features import (
     locate,
 )
 from vision.locate.grid import GridFit, locate_by_grid
-from vision.locate.register import REGISTER_PARAMS, RegisterParams, register
+from vision.locate.register import (
+    ART_MATCH_PARAMS,
+    REGISTER_PARAMS,
+    ArtMatchParams,
+    RegisterParams,
+    Registration,
+    art_match,
+    register,
+)
 from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
 from vision.read.assemble import ASSEMBLE_PARAMS, Assembled, AssembleParams, assemble
 from vision.read.cells import (
@@ -55,6 +63,7 @@ from vision.read.cells import (
 from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares
 from vision.read.numerals import assign_gold_values, numeral_probabilities
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
+from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, matched_face
 from vision.read.slots import (
     SLOT_PARAMS,
     SlotParams,
@@ -93,6 +102,10 @@ class ScanParams:
     #: the features matched. On the tuning photos the reference kit's boards had at least 59 and
     #: other copies found by its features at most 13.
     art_matched_patches: int = 30
+    #: A board found by its gold and grid is the reference kit when the art inside its cells matches
+    #: the reference face by at least this much more than chance does (a difference of correlations,
+    #: :func:`vision.locate.register.art_match`): another copy's art matches it by chance alone.
+    art_match_margin: float = 0.1
     #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures.
     maybe_occupied: float = 0.05
     #: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
@@ -115,8 +128,10 @@ class ScanParams:
     # its modules' defaults, FeatureParams and GridParams: the tests stand in for those stages with
     # functions of their old signatures.)
     register: RegisterParams = REGISTER_PARAMS
+    art: ArtMatchParams = ART_MATCH_PARAMS
     improvise: ImproviseParams = IMPROVISE_PARAMS
     rectify: RectifyParams = RECTIFY_PARAMS
+    sharpness: SharpnessParams = SHARPNESS_PARAMS
     texture: TextureParams = TEXTURE_PARAMS
     slots: SlotParams = SLOT_PARAMS
     cells: CellParams = CELL_PARAMS
@@ -260,20 +275,46 @@ def board_view(
     face = face_view(profile, CANONICAL)
     if found is not None:
         return _seen(image, profile, found, face, timer, params)
-    found = timer.run("locate", locate, image, profile)
+    found, registration = _found_by_features(image, profile, face, timer, params)
+    return _registered_view(image, profile, found, registration, face, timer, params)
+
+
+def _found_by_features(
+    image: Image,
+    profile: Looks,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+    attempts: int = len(SEARCH_ATTEMPTS),
+) -> tuple[Located, Registration]:
+    """The board found by the features of ``profile``'s art, at most ``attempts`` of
+    :data:`SEARCH_ATTEMPTS` tried, and how the art registered there."""
+    found = timer.run("locate", locate, image, profile, 0, attempts=attempts)
     registration = timer.run("register", register, image, found.homography, face, CANONICAL, params.register)
     # Few patches of art agreeing on where the board is means the features matched badly (a hand,
     # a steep view of a finished game): the later, slower attempts may find it better.
     attempt = found.attempt
-    while registration.agreeing < params.confident_patches and attempt + 1 < len(SEARCH_ATTEMPTS):
+    while registration.agreeing < params.confident_patches and attempt + 1 < attempts:
         try:
-            again = timer.run("locate", locate, image, profile, attempt + 1)
+            again = timer.run("locate", locate, image, profile, attempt + 1, attempts=attempts)
         except NoBoardError:
             break
         attempt = again.attempt
         second = timer.run("register", register, image, again.homography, face, CANONICAL, params.register)
         if second.agreeing > registration.agreeing:
             found, registration = again, second
+    return found, registration
+
+
+def _registered_view(
+    image: Image,
+    profile: Looks,
+    found: Located,
+    registration: Registration,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+) -> BoardView:
     seen = _seen(image, profile, replace(found, homography=registration.homography), face, timer, params)
     return replace(seen, agreeing=registration.agreeing)
 
@@ -293,6 +334,8 @@ def _seen(
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
         topdown = rectify(image, located.homography, CANONICAL)
         balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
+        # From here on the face is compared with the photo as blurred as the photo is there.
+        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness)
         details = fine_detail(balanced.image, face, params.texture)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
@@ -534,29 +577,50 @@ def _view_of_some_copy(
             if fit is None:
                 raise refusal from None
             return board_view(image, profile, timer, grid_located(fit), params), profile, False
+    reference = reference_looks()
+    face = face_view(reference, CANONICAL)
+    # The quick look first: the reference art's fast features. Failing that, the gold and grid,
+    # which find any copy's board cheaply, and the reference art registering there or not says
+    # whose looks read it. Only where neither finds a board do the slow features try.
+    quick: tuple[Located, Registration] | None = None
+    with suppress(NoBoardError):
+        quick = _found_by_features(image, reference, face, timer, params, attempts=1)
+    if quick is not None and quick[1].agreeing >= params.confident_patches:
+        return _registered_view(image, reference, *quick, face, timer, params), reference, False
+    gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
+    fit = timer.run("locate", locate_by_grid, image, gold)
+    if fit is not None:
+        on_grid = timer.run("register", register, image, fit.homography, face, CANONICAL, params.register)
+        best = (grid_located(fit), on_grid)
+        if quick is not None and quick[1].agreeing > on_grid.agreeing:
+            best = quick
+        with timer.stage("register"):
+            art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
+        if art >= params.art_match_margin:
+            return _registered_view(image, reference, *best, face, timer, params), reference, False
+        # The reference art does not lie on this board: another copy, read in its own colours.
+        seen = improvised_view(image, timer, params, fit)
+        if seen is not None:
+            return (*seen, True)
     try:
-        view = board_view(image, reference_looks(), timer, params=params)
+        view = board_view(image, reference, timer, params=params)
     except NoBoardError as refusal:
+        if fit is not None:
+            raise refusal from None
         seen = improvised_view(image, timer, params)
         if seen is None:
             raise refusal from None
         return (*seen, True)
-    if view.agreeing is not None and view.agreeing < params.art_matched_patches:
-        # The features found the reference kit's frame on another copy: its gold and grid place it
-        # better, and its own colours read it.
-        seen = improvised_view(image, timer, params)
-        if seen is not None:
-            return (*seen, True)
-    return view, reference_looks(), False
+    return view, reference, False
 
 
 def improvised_view(
-    image: Image, timer: _Timer | None = None, params: ScanParams = SCAN_PARAMS
+    image: Image, timer: _Timer | None = None, params: ScanParams = SCAN_PARAMS, fit: GridFit | None = None
 ) -> tuple[BoardView, Looks] | None:
-    """The board found by its gold and grid, seen with a profile improvised from the photo
-    (:func:`vision.learn.improvise.improvise`), or None."""
+    """The board found by its gold and grid (``fit``, where found already), seen with a profile
+    improvised from the photo (:func:`vision.learn.improvise.improvise`), or None."""
     timer = timer or _Timer()
-    improvised = timer.run("locate", improvise, image, params=params.improvise)
+    improvised = timer.run("locate", improvise, image, params=params.improvise, fit=fit)
     if improvised is None:
         return None
     view = board_view(image, improvised.profile, timer, grid_located(improvised.fit), params)

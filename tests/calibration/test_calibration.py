@@ -553,7 +553,7 @@ def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid
     # A small board seen steeply can show too little of its art's features to be found by them.
     photo = renders.photo(4_000_020, players=3, copy=COPY, size=SIZE, quality=92, tilt_deg=20.0)
 
-    def no_features(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+    def no_features(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
         raise NoBoardError("no_board", "no board found: too few of its art's features")
 
     monkeypatch.setattr(vision.scan, "locate", no_features)

@@ -105,7 +105,7 @@ def test_a_board_found_badly_is_looked_for_again_and_the_better_kept(monkeypatch
     wrong = shifted(TRUE_HOMOGRAPHY, 25.0, -15.0, 4.0)
     asked: list[int] = []
 
-    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
         asked.append(first_attempt)
         if first_attempt == 0:
             return Located(wrong, 40, 60, attempt=0)
@@ -120,7 +120,7 @@ def test_a_board_found_badly_is_looked_for_again_and_the_better_kept(monkeypatch
 def test_a_board_found_well_is_not_looked_for_again(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[int] = []
 
-    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0) -> Located:
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
         asked.append(first_attempt)
         return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
 

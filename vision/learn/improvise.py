@@ -112,11 +112,14 @@ class Improvised:
     fit: GridFit
 
 
-def board_face(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) -> BoardFace | None:
+def board_face(
+    image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD, fit: GridFit | None = None
+) -> BoardFace | None:
     """The board in a game ``image`` of an unknown copy, found by its gold and grid
-    (:func:`vision.locate.grid.locate_by_grid`) and seen from above, or None when no board is found."""
+    (:func:`vision.locate.grid.locate_by_grid`, unless ``fit`` is what it found) and seen from
+    above, or None when no board is found."""
     gold_bgr = rgb_to_bgr_float(gold_rgb) * 255
-    fit = locate_by_grid(image, gold_bgr)
+    fit = fit or locate_by_grid(image, gold_bgr)
     if fit is None:
         return None
     read = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
@@ -125,11 +128,14 @@ def board_face(image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD) ->
 
 
 def improvise(
-    image: Image, gold_rgb: tuple[int, int, int] = REFERENCE_GOLD, params: ImproviseParams = IMPROVISE_PARAMS
+    image: Image,
+    gold_rgb: tuple[int, int, int] = REFERENCE_GOLD,
+    params: ImproviseParams = IMPROVISE_PARAMS,
+    fit: GridFit | None = None,
 ) -> Improvised | None:
     """A provisional profile of the board in a game ``image`` whose copy is unknown, or None when no
-    board is found (:func:`board_face`)."""
-    seen = board_face(image, gold_rgb)
+    board is found (:func:`board_face`; ``fit``, where the board's gold and grid were found already)."""
+    seen = board_face(image, gold_rgb, fit)
     if seen is None:
         return None
     fit, face, gold, white = seen.fit, seen.face, seen.gold, seen.white

@@ -184,7 +184,12 @@ def _features_seen_squashed(face: Image, squash: FloatArray, kind: str) -> tuple
 
 
 def locate(
-    image: Image, profile: Looks, first_attempt: int = 0, params: FeatureParams = FEATURE_PARAMS
+    image: Image,
+    profile: Looks,
+    first_attempt: int = 0,
+    params: FeatureParams = FEATURE_PARAMS,
+    *,
+    attempts: int = len(SEARCH_ATTEMPTS),
 ) -> Located:
     """The board in ``image`` (BGR), or :class:`NoBoardError` saying why there is none.
 
@@ -195,11 +200,11 @@ def locate(
     seen steeply, so that a board too small to read is still told apart from
     no board at all. The first attempt's objection is the one reported.
     ``first_attempt`` skips the attempts of :data:`SEARCH_ATTEMPTS` before it,
-    to look again when a board found does not hold up.
+    to look again when a board found does not hold up; only the first ``attempts`` are tried.
     """
     grey = _grey(image)
     refused: NoBoardError | None = None
-    for attempt, (kind, long_side) in enumerate(SEARCH_ATTEMPTS[first_attempt:], first_attempt):
+    for attempt, (kind, long_side) in enumerate(SEARCH_ATTEMPTS[first_attempt:attempts], first_attempt):
         located = _match(grey, face_features(profile, kind, params=params), long_side, params=params)
         if located is None:
             continue
