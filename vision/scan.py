@@ -286,10 +286,11 @@ def _found_by_features(
     timer: _Timer,
     params: ScanParams,
     attempts: int = len(SEARCH_ATTEMPTS),
+    first_attempt: int = 0,
 ) -> tuple[Located, Registration]:
-    """The board found by the features of ``profile``'s art, at most ``attempts`` of
-    :data:`SEARCH_ATTEMPTS` tried, and how the art registered there."""
-    found = timer.run("locate", locate, image, profile, 0, attempts=attempts)
+    """The board found by the features of ``profile``'s art, by :data:`SEARCH_ATTEMPTS` from
+    ``first_attempt`` to at most ``attempts``, and how the art registered there."""
+    found = timer.run("locate", locate, image, profile, first_attempt, attempts=attempts)
     registration = timer.run("register", register, image, found.homography, face, CANONICAL, params.register)
     # Few patches of art agreeing on where the board is means the features matched badly (a hand,
     # a steep view of a finished game): the later, slower attempts may find it better.
@@ -560,58 +561,77 @@ def _view_of_some_copy(
 ) -> tuple[BoardView, Looks, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
-    A board whose art the profile's features do not find is looked for by its gold and grid. With
-    no profile given, the reference kit's is tried first; a board whose art it does not find, or
-    whose art does not register on the reference kit's (another copy sharing its frame), is then
-    looked for by its gold and grid, and read with a profile improvised from the photo
-    (:mod:`vision.learn.improvise`).
+    The quick look first (:func:`_cheap_look`): the art's fast features, else the gold and grid,
+    which find any copy's board, and whether the art lies there. Only when that fails do the slow
+    features try. With no profile given, the reference kit's is looked for; a board found by its
+    gold and grid whose art is not the reference kit's is another copy, read with a profile
+    improvised from the photo (:mod:`vision.learn.improvise`).
     """
-    if profile is not None:
-        try:
-            return board_view(image, profile, timer, params=params), profile, False
-        except NoBoardError as refusal:
-            # A board whose art's features were not found (small and steep, say) may still be found
-            # by its gold and grid, as an unknown copy's is.
-            gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
-            fit = timer.run("locate", locate_by_grid, image, gold)
-            if fit is None:
-                raise refusal from None
-            return board_view(image, profile, timer, grid_located(fit), params), profile, False
-    reference = reference_looks()
-    face = face_view(reference, CANONICAL)
-    # The quick look first: the reference art's fast features. Failing that, the gold and grid,
-    # which find any copy's board cheaply, and the reference art registering there or not says
-    # whose looks read it. Only where neither finds a board do the slow features try.
-    quick: tuple[Located, Registration] | None = None
-    with suppress(NoBoardError):
-        quick = _found_by_features(image, reference, face, timer, params, attempts=1)
-    if quick is not None and quick[1].agreeing >= params.confident_patches:
-        return _registered_view(image, reference, *quick, face, timer, params), reference, False
-    gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
-    fit = timer.run("locate", locate_by_grid, image, gold)
-    if fit is not None:
-        on_grid = timer.run("register", register, image, fit.homography, face, CANONICAL, params.register)
-        best = (grid_located(fit), on_grid)
-        if quick is not None and quick[1].agreeing > on_grid.agreeing:
-            best = quick
-        with timer.stage("register"):
-            art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
-        if art >= params.art_match_margin:
-            return _registered_view(image, reference, *best, face, timer, params), reference, False
+    looks = profile or reference_looks()
+    face = face_view(looks, CANONICAL)
+    cheap = _cheap_look(image, looks, face, timer, params)
+    if cheap.art_matches and cheap.placed is not None:
+        return _registered_view(image, looks, *cheap.placed, face, timer, params), looks, False
+    if profile is None and cheap.fit is not None:
         # The reference art does not lie on this board: another copy, read in its own colours.
-        seen = improvised_view(image, timer, params, fit)
+        seen = improvised_view(image, timer, params, cheap.fit)
         if seen is not None:
             return (*seen, True)
+    slow: tuple[Located, Registration] | None = None
+    refusal: NoBoardError | None = None
     try:
-        view = board_view(image, reference, timer, params=params)
-    except NoBoardError as refusal:
-        if fit is not None:
-            raise refusal from None
+        slow = _found_by_features(image, looks, face, timer, params, first_attempt=1)
+    except NoBoardError as error:
+        refusal = error
+    found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
+    if found is None:
+        if profile is None and cheap.fit is None:
+            seen = improvised_view(image, timer, params)
+            if seen is not None:
+                return (*seen, True)
+        raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
+    if profile is None and found[1].agreeing < params.art_matched_patches:
+        # The features found the reference kit's frame on another copy: its gold and grid place it
+        # better, and its own colours read it.
         seen = improvised_view(image, timer, params)
-        if seen is None:
-            raise refusal from None
-        return (*seen, True)
-    return view, reference, False
+        if seen is not None:
+            return (*seen, True)
+    return _registered_view(image, looks, *found, face, timer, params), looks, False
+
+
+@dataclass(frozen=True, eq=False)
+class _CheapLook:
+    """What the quick ways of finding a board found: the best placement and how the art registered
+    there, the gold-and-grid fit if one was made, and whether the looks' art lies there."""
+
+    placed: tuple[Located, Registration] | None
+    fit: GridFit | None
+    art_matches: bool
+
+
+def _cheap_look(
+    image: Image, looks: Looks, face: npt.NDArray[np.float32], timer: _Timer, params: ScanParams
+) -> _CheapLook:
+    """The fast features of ``looks``' art (:data:`SEARCH_ATTEMPTS`' first) and, unless they place
+    the board surely, its gold and grid, with whether the art inside its cells is ``looks``'
+    (:func:`vision.locate.register.art_match`): a board found by the grid and not matching would
+    not be found by the slower features either."""
+    quick: tuple[Located, Registration] | None = None
+    with suppress(NoBoardError):
+        quick = _found_by_features(image, looks, face, timer, params, attempts=1)
+    if quick is not None and quick[1].agreeing >= params.confident_patches:
+        return _CheapLook(quick, None, True)
+    gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
+    fit = timer.run("locate", locate_by_grid, image, gold)
+    if fit is None:
+        return _CheapLook(quick, None, False)
+    on_grid = timer.run("register", register, image, fit.homography, face, CANONICAL, params.register)
+    best = (grid_located(fit), on_grid)
+    if quick is not None and quick[1].agreeing > on_grid.agreeing:
+        best = quick
+    with timer.stage("register"):
+        art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
+    return _CheapLook(best, fit, art >= params.art_match_margin)
 
 
 def improvised_view(
