@@ -34,14 +34,28 @@ def logistic(inputs: FloatArray, weights: npt.ArrayLike) -> FloatArray:
     return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
 
 
-def fit_logistic(inputs: FloatArray, labels: npt.NDArray[np.bool_], l2: float = RIDGE) -> FloatArray:
-    """Weights for :func:`logistic`, by Newton's method with a little ridge (``l2``) to stay finite."""
+def fit_logistic(
+    inputs: FloatArray,
+    labels: npt.NDArray[np.bool_],
+    l2: float = RIDGE,
+    example_weights: FloatArray | None = None,
+) -> FloatArray:
+    """Weights for :func:`logistic`, by Newton's method with a little ridge (``l2``) to stay finite;
+    each example counting ``example_weights`` times (once each by default).
+
+    >>> x = np.array([[0.0, 1.0], [1.0, 1.0], [0.6, 1.0]])
+    >>> y = np.array([False, True, False])
+    >>> once, tenfold = fit_logistic(x, y), fit_logistic(x, y, example_weights=np.array([1.0, 1.0, 10.0]))
+    >>> bool(logistic(x[2:], tenfold)[0] < logistic(x[2:], once)[0])
+    True
+    """
     y = labels.astype(np.float64)
+    counts = np.ones(len(y)) if example_weights is None else np.asarray(example_weights, np.float64)
     w = np.zeros(inputs.shape[1])
     for _ in range(60):
         p = logistic(inputs, w)
-        gradient = inputs.T @ (p - y) + l2 * w
-        hessian = (inputs * (p * (1 - p))[:, None]).T @ inputs + l2 * np.eye(len(w))
+        gradient = inputs.T @ (counts * (p - y)) + l2 * w
+        hessian = (inputs * (counts * p * (1 - p))[:, None]).T @ inputs + l2 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if np.abs(step).max() < 1e-8:

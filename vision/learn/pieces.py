@@ -295,9 +295,11 @@ def warrior_probability(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIG
     return logistic(with_constant(signs), weights)
 
 
-def fit_warrior_weights(signs: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+def fit_warrior_weights(
+    signs: FloatArray, labels: npt.NDArray[np.bool_], example_weights: FloatArray | None = None
+) -> FloatArray:
     """Weights for :func:`warrior_odds`, fitted to cells whose truth is known."""
-    return fit_logistic(with_constant(signs), labels)
+    return fit_logistic(with_constant(signs), labels, example_weights=example_weights)
 
 
 def warrior_looks(

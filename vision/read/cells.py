@@ -282,9 +282,11 @@ def occupied_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS)
     return logistic(model_inputs(features), weights)
 
 
-def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+def fit_weights(
+    features: FloatArray, labels: npt.NDArray[np.bool_], example_weights: FloatArray | None = None
+) -> FloatArray:
     """Weights for :func:`occupied_probability`, fitted to cells whose truth is known."""
-    return fit_logistic(model_inputs(features), labels)
+    return fit_logistic(model_inputs(features), labels, example_weights=example_weights)
 
 
 def read_cells(signs: CellSigns, colours: tuple[str, ...], occupied: FloatArray | None = None) -> CellReading:

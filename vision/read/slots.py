@@ -491,7 +491,9 @@ def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS)
 RIDGE = 1.0
 
 
-def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArray:
+def fit_weights(
+    features: FloatArray, labels: npt.NDArray[np.bool_], example_weights: FloatArray | None = None
+) -> FloatArray:
     """Weights for :func:`palisade_probability`, fitted to slots whose truth is known.
 
     >>> rng = np.random.default_rng(0)
@@ -501,7 +503,7 @@ def fit_weights(features: FloatArray, labels: npt.NDArray[np.bool_]) -> FloatArr
     >>> bool(((palisade_probability(features, w) > 0.5) == truth).mean() > 0.95)
     True
     """
-    return fit_logistic(model_inputs(features), labels, RIDGE)
+    return fit_logistic(model_inputs(features), labels, RIDGE, example_weights)
 
 
 def palisade_mask(

@@ -210,12 +210,15 @@ def hidden_occupied(signs: FloatArray, weights: npt.ArrayLike = LEARNT_WEIGHTS) 
 
 
 def fit_hidden_weights(
-    signs: FloatArray, labels: npt.NDArray[np.bool_], weighed: tuple[int, ...] | None = None
+    signs: FloatArray,
+    labels: npt.NDArray[np.bool_],
+    example_weights: FloatArray | None = None,
+    weighed: tuple[int, ...] | None = None,
 ) -> FloatArray:
     """Weights for :func:`hidden_occupied`, fitted to cells whose truth is known, on the columns
     ``weighed`` (all by default; the others' weights are 0)."""
     columns = [*(range(signs.shape[1]) if weighed is None else weighed), signs.shape[1]]
-    fitted = fit_logistic(with_constant(signs)[:, columns], labels)
+    fitted = fit_logistic(with_constant(signs)[:, columns], labels, example_weights=example_weights)
     weights = np.zeros(signs.shape[1] + 1)
     weights[columns] = fitted
     return weights

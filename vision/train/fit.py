@@ -29,23 +29,47 @@ from vision.weights import MODELS, fitted, write_fitted
 class TrainingData:
     """Every board photo's signs with their truths: slots, cells off gold against the face, and the
     cells off gold whose art the profile never saw, by warrior pictures
-    (:func:`vision.read.tokens.hidden_signs`, where the profile has them)."""
+    (:func:`vision.read.tokens.hidden_signs`, where the profile has them); and each example's
+    world (the renderer that drew its photo)."""
 
     slot_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
     slot_y: list[list[bool]] = field(default_factory=list)
+    slot_world: list[str] = field(default_factory=list)
     cell_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
     cell_y: list[list[bool]] = field(default_factory=list)
+    cell_world: list[str] = field(default_factory=list)
     hidden_x: list[npt.NDArray[np.float64]] = field(default_factory=list)
     hidden_y: list[list[bool]] = field(default_factory=list)
+    hidden_world: list[str] = field(default_factory=list)
 
-    def stacked(self, name: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-        """The examples of ``"slots"``, ``"cells"`` or ``"hidden"``, and their truths."""
-        x, y = {
-            "slots": (self.slot_x, self.slot_y),
-            "cells": (self.cell_x, self.cell_y),
-            "hidden": (self.hidden_x, self.hidden_y),
+    def stacked(
+        self, name: str
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+        """The examples of ``"slots"``, ``"cells"`` or ``"hidden"``, their truths, and their weights
+        (:func:`world_weights`)."""
+        x, y, worlds = {
+            "slots": (self.slot_x, self.slot_y, self.slot_world),
+            "cells": (self.cell_x, self.cell_y, self.cell_world),
+            "hidden": (self.hidden_x, self.hidden_y, self.hidden_world),
         }[name]
-        return np.vstack(x), np.concatenate(y).astype(bool)
+        return np.vstack(x), np.concatenate(y).astype(bool), world_weights(worlds)
+
+
+def world_weights(worlds: list[str]) -> npt.NDArray[np.float64]:
+    """Per example, a weight that gives each world's examples the same total, averaging 1: a fit
+    on two worlds learns both, however many photos each has.
+
+    >>> world_weights(["raster", "raster", "raster", "cycles"]).tolist()
+    [0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 2.0]
+    """
+    names, index, counts = np.unique(np.array(worlds), return_inverse=True, return_counts=True)
+    weights: npt.NDArray[np.float64] = len(worlds) / (len(names) * counts[index].astype(np.float64))
+    return weights
+
+
+def _world(truth: dict[str, Any]) -> str:
+    # A truth names its world where the renderer says it (render.world); the first renderer's do not.
+    return str(truth.get("render", {}).get("world", "raster"))
 
 
 #: How a fit sees a photo (its path and its truth): the board's view and the looks read with.
@@ -71,24 +95,30 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> Trainin
         if seen is None:
             continue
         view, profile = seen
+        world = _world(truth)
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
         data.slot_x.append(view_slot_features(view, profile))
         data.slot_y.append([slot in palisades for slot in SLOTS])
+        data.slot_world += [world] * len(SLOTS)
         signs = view_cell_signs(view, profile, palisades)
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
         truths = [tuple(cell) in occupied for cell in off_gold]
         data.cell_x.append(signs.features[numbers])
         data.cell_y.append(truths)
+        data.cell_world += [world] * len(truths)
         hidden = [cell for cell in hidden_cells(profile) if cell in off_gold]
         if profile.tokens and hidden:
             face_reading = occupied_probability(signs.features)
             asked = [cell.number for cell in hidden]
             data.hidden_x.append(picture_signs(view, profile, signs, asked, face_reading)[1])
             data.hidden_y.append([tuple(cell) in occupied for cell in hidden])
+            data.hidden_world += [world] * len(hidden)
     return data
 
 
-def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+def warrior_data(
+    pairs: Iterable[tuple[Path, Path]],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     """Every off-gold cell's :func:`vision.learn.pieces.warrior_signs` and whether a warrior is there, on
     each board photo whose board :func:`vision.learn.improvise.board_face` finds."""
     from vision.learn.improvise import board_face
@@ -97,6 +127,7 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
     signs: list[npt.NDArray[np.float64]] = []
     labels: list[bool] = []
+    worlds: list[str] = []
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         if not truth.get("board", True):
@@ -110,7 +141,10 @@ def warrior_data(pairs: Iterable[tuple[Path, Path]]) -> tuple[npt.NDArray[np.flo
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
         signs.append(face_looks(seen.face, off_gold, FACE_VIEW))
         labels += [tuple(cell) in occupied for cell in off_gold]
-    return np.vstack(signs) if signs else np.zeros((0, len(WARRIOR_SIGNS))), np.array(labels, bool)
+        worlds += [_world(truth)] * len(off_gold)
+    if not signs:
+        return np.zeros((0, len(WARRIOR_SIGNS))), np.zeros(0, bool), np.zeros(0)
+    return np.vstack(signs), np.array(labels, bool), world_weights(worlds)
 
 
 Model = Callable[..., npt.NDArray[np.float64]]
@@ -148,6 +182,9 @@ class Provenance:
         return {
             "photos": f"{'; '.join(per_folder)}, {self.seen_with}" if per_folder else "no photos",
             "world": ", ".join(self.worlds),
+            "weighed": "each world's examples the same total"
+            if len(self.worlds) > 1
+            else "each example once",
             "command": f"armadora bench fit {' '.join(str(folder) for folder in self.folders)}",
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
             "examples": examples,
@@ -156,10 +193,7 @@ class Provenance:
 
 
 def _provenance(pairs: list[tuple[Path, Path]], seen_with: str) -> Provenance:
-    # A truth names its world where the renderer says it (render.world); the first renderer's do not.
-    worlds = sorted(
-        {json.loads(truth.read_text()).get("render", {}).get("world", "raster") for _, truth in pairs}
-    )
+    worlds = sorted({_world(json.loads(truth.read_text())) for _, truth in pairs})
     folders = list(dict.fromkeys(photo.parent for photo, _ in pairs))
     return Provenance(folders, [photo for photo, _ in pairs], worlds, seen_with)
 
@@ -167,6 +201,7 @@ def _provenance(pairs: list[tuple[Path, Path]], seen_with: str) -> Provenance:
 def _write_fit(
     x: npt.NDArray[np.float64],
     y: npt.NDArray[np.bool_],
+    example_weights: npt.NDArray[np.float64],
     fit: Model,
     model: Model,
     name: str,
@@ -176,7 +211,7 @@ def _write_fit(
 ) -> None:
     """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name`` in ``out``
     (by default the folder the readers load)."""
-    weights = fit(x, y, **options)
+    weights = fit(x, y, example_weights, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
     path = write_fitted(name, weights, where.to_json(len(y), wrong), out)
     print(f"wrote {path}: fitted on {len(y)} examples; {wrong} wrong on that same set")
