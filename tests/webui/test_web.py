@@ -1539,3 +1539,15 @@ def test_the_reveal_applies_arrows_and_reinforcements_and_says_so(client: FlaskC
     assert "blue wins with 4 gold." in page
     assert "<li>a4: 2, -1 arrow</li>" in page and "<li>b5: 3, +1 reinforcement</li>" in page
     assert '<span class="side">orange</span> 3</li><li><span class="side">blue</span> 4</li>' in page
+
+
+def test_a_photo_of_an_advanced_game_is_read_with_the_game_s_characters(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client, ("purple", "green"), variant=ADVANCED)
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 303
+    review = client.get(answer.location).get_data(as_text=True)
+    assert 'data-player="purple"' in review and 'data-tool="reinforcement"' in review
+    assert "no character for" not in review  # the game's characters, which no photo shows
+    assert stored(app, host, 1).variant == ADVANCED
