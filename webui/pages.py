@@ -255,12 +255,17 @@ def adjustments(t: Table) -> list[list[str]]:
 
 
 def peekable(t: Table) -> list[str]:
-    """The cells a Mage may look at: opponents' face-down warriors (never a partner's)."""
+    """The cells a Mage may look at: opponents' face-down warriors (never a partner's) not looked at yet."""
     if t.hand is None or t.hand.character != "mage" or t.position is None:
         return []
     colour = t.viewer.colour
     friends = {colour, partner(t.game.players, colour or "")}
-    return [w.cell.name for w in t.position.warriors if w.player not in friends and not w.face_up]
+    seen = {u.cell for u in t.looks}
+    return [
+        w.cell.name
+        for w in t.position.warriors
+        if w.player not in friends and not w.face_up and w.cell not in seen
+    ]
 
 
 def teams(players: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, str]] | None:

@@ -365,6 +365,11 @@ def recolour(game: Game, renames: dict[str, str]) -> Game:
             db.execute(
                 "UPDATE warrior_values SET colour = ? WHERE game_id = ? AND colour = ?", (new, game.id, old)
             )
+            for column in ("colour", "owner"):  # the powers told follow their players
+                db.execute(
+                    f"UPDATE power_uses SET {column} = ? WHERE game_id = ? AND {column} = ?",
+                    (new, game.id, old),
+                )
         rows = db.execute("SELECT id, position FROM positions WHERE game_id = ?", (game.id,)).fetchall()
         for row in rows:
             document = json.loads(row["position"])

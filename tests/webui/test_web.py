@@ -1551,3 +1551,19 @@ def test_a_photo_of_an_advanced_game_is_read_with_the_game_s_characters(
     assert 'data-player="purple"' in review and 'data-tool="reinforcement"' in review
     assert "no character for" not in review  # the game's characters, which no photo shows
     assert stored(app, host, 1).variant == ADVANCED
+
+
+def test_the_powers_told_follow_a_change_of_the_game_s_colours(client: FlaskClient, app: Flask) -> None:
+    host, links = advanced_game(client, app)
+    tell(client, links["purple"], "mage", cell="h1", value="4")
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        store.recolour(viewer.game, {"purple": "orange", "blue": "green"})
+    page = client.get(links["purple"]).get_data(as_text=True)  # the same link, now orange's
+    assert tokens_left(page) == (1, 1) and "h1, green's: <strong>4</strong>" in page
+    # The next turn's photo: the Mage may look again, not at h1, which it has seen.
+    renamed = json.loads(json.dumps(MAGE_AND_ELF).replace("purple", "orange").replace("blue", "green"))
+    put_position(app, host, renamed)
+    page = client.get(links["purple"]).get_data(as_text=True)
+    assert '<option value="f1">' in page and '<option value="h1">' not in page
