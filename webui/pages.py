@@ -35,6 +35,7 @@ from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import CHARACTERS, Position
 from engine.report import score_document
 from engine.search import suggest
+from engine.supply import supply_for
 from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
@@ -597,6 +598,16 @@ def check_use(game: store.Game, snap: store.Snapshot, told: list[Use], use: Use)
         raise store.GameError(f"the warrior on {use.cell.name} lies face up: its value shows already")
     if any(u.colour == use.colour and u.cell == use.cell and u.owner == warrior.player for u in told):
         raise store.GameError(f"you have looked at {use.cell.name} already")
+    # The values the player knows of the owner's (looks, face-up warriors) must fit one supply:
+    # a mistyped value is refused now, rather than every suggestion after it.
+    known = [u.value for u in told if u.colour == use.colour and u.owner == warrior.player]
+    known += [w.value for w in position.warriors if w.player == warrior.player and w.face_up]
+    held = supply_for(len(game.players))[use.value - 1] if use.value else 0
+    if known.count(use.value) >= held:
+        raise InputError(
+            f"{warrior.player} has {held or 'no'} warrior{'s' if held != 1 else ''} of value {use.value}, "
+            "and you know of as many already: check the value you were shown"
+        )
     return use._replace(owner=warrior.player)  # a later correction of the board drops a stale look
 
 

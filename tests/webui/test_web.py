@@ -1567,3 +1567,13 @@ def test_the_powers_told_follow_a_change_of_the_game_s_colours(client: FlaskClie
     put_position(app, host, renamed)
     page = client.get(links["purple"]).get_data(as_text=True)
     assert '<option value="f1">' in page and '<option value="h1">' not in page
+
+
+def test_a_look_the_owner_s_supply_cannot_hold_is_refused(client: FlaskClient, app: Flask) -> None:
+    _, links = advanced_game(client, app)
+    purple = links["purple"]
+    assert tell(client, purple, "mage", cell="h1", value="5").status_code == 303
+    answer = tell(client, purple, "mage", cell="f1", value="5")  # a 2-player supply has one 5
+    assert answer.status_code == 400
+    assert "blue has 1 warrior of value 5, and you know of as many already" in error_of(answer)
+    assert tokens_left(client.get(purple).get_data(as_text=True)) == (1, 1)  # nothing spent
