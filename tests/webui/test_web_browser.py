@@ -449,6 +449,8 @@ def test_an_advanced_game_with_one_power_of_each_kind(browser: Any, server: Serv
     for page, colour in ((orange, "orange"), (green, "green"), (blue, "blue"), (purple, "purple")):
         page.goto(links[colour])
     assert tokens_left(purple) == ("2", "1")
+    steps.look(purple, "mage-may-look")
+    assert purple.locator("#peek-cell option").all_text_contents() == ["a5", "c3", "f3", "h1"]  # not green's
 
     # The Mage looks at blue's h1, which blue shows as a 3: kept on purple's page alone.
     purple.select_option("#peek-cell", "h1")
