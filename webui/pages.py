@@ -559,7 +559,7 @@ def tell_power(token: str) -> ResponseReturnValue:
     if power != character:
         raise InputError(f"you play the {character}: your power is the {character}'s, not {power[:12]!r}")
     if power == "mage":
-        use = mage_look(viewer, colour)
+        use = mage_look(colour)
     elif power == "orc":
         use = Use(colour, "orc", 0)
     else:
@@ -568,7 +568,7 @@ def tell_power(token: str) -> ResponseReturnValue:
     return redirect(url_for("pages.game", token=token) + "#powers", 303)
 
 
-def mage_look(viewer: store.Viewer, colour: str) -> Use:
+def mage_look(colour: str) -> Use:
     """The look the form names: a cell and the value the owner showed; InputError for a bad one."""
     try:
         cell = Cell.parse(request.form.get("cell", ""))
@@ -589,6 +589,13 @@ def check_use(game: store.Game, snap: store.Snapshot, told: list[Use], use: Use)
         raise store.GameError(f"your {hand.character} has no power token left")
     if use.cell is None:
         return use
+    return use._replace(owner=looked_at(game, position, told, use))  # a later correction drops a stale look
+
+
+def looked_at(game: store.Game, position: Position, told: list[Use], use: Use) -> str:
+    """Whose warrior a look is at; GameError (InputError for a value that cannot be) unless it is
+    an opponent's face-down warrior the player has not seen yet."""
+    assert use.cell is not None and use.value is not None
     warrior = position.warrior_at(use.cell)
     if warrior is None:
         raise store.GameError(f"there is no warrior on {use.cell.name} to look at")
@@ -602,13 +609,13 @@ def check_use(game: store.Game, snap: store.Snapshot, told: list[Use], use: Use)
     # a mistyped value is refused now, rather than every suggestion after it.
     known = [u.value for u in told if u.colour == use.colour and u.owner == warrior.player]
     known += [w.value for w in position.warriors if w.player == warrior.player and w.face_up]
-    held = supply_for(len(game.players))[use.value - 1] if use.value else 0
+    held = supply_for(len(game.players))[use.value - 1]
     if known.count(use.value) >= held:
         raise InputError(
             f"{warrior.player} has {held or 'no'} warrior{'s' if held != 1 else ''} of value {use.value}, "
             "and you know of as many already: check the value you were shown"
         )
-    return use._replace(owner=warrior.player)  # a later correction of the board drops a stale look
+    return warrior.player
 
 
 def ranked(found: dict[str, Any]) -> dict[str, Any]:
