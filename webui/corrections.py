@@ -26,11 +26,23 @@ tap steps. A line tap always puts up or takes down its palisade.
 ()
 >>> place(p, "c3", "empty").warriors
 ()
+
+In the advanced game three tools change the warrior tapped: "arrow" lays one more of the Elf's
+arrows on it (a third tap takes both away), "reinforcement" lays or takes away a reinforcement
+token, and "face-up" turns it face up and steps the value it shows 1 to 5, then face down again.
+
+>>> p = place(Position(("orange", "blue")), "c3", "blue")
+>>> once = place(p, "c3", "arrow")
+>>> once.warriors[0].arrows, place(once, "c3", "arrow").warriors[0].arrows
+(1, 2)
+>>> place(p, "c3", "face-up").warriors[0]
+Warrior(cell=Cell(row=2, col=2), player='blue', value=1, face_up=True)
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from engine.board import GOLD_CELLS, Cell, Slot
 from engine.position import Gold, Position, Warrior
@@ -52,6 +64,8 @@ def parse_target(name: str) -> Cell | Slot:
 
 #: The palette's tools besides the players' colours.
 TOOLS = ("empty", "gold", "palisade")
+#: The advanced game's tools, each for a token on a warrior or its face (see :func:`on_warrior`).
+ADVANCED_TOOLS = ("arrow", "reinforcement", "face-up")
 
 
 def place(position: Position, name: str, tool: str) -> Position:
@@ -62,6 +76,8 @@ def place(position: Position, name: str, tool: str) -> Position:
         if not isinstance(target, Slot):
             raise ValueError("with the palisade picked, tap a line between two cells")
         return tap(position, name)
+    if tool in ADVANCED_TOOLS:
+        return on_warrior(position, target, tool)
     if tool not in (*position.players, *TOOLS):
         raise ValueError(f"pick what to put on {target.name}: empty, gold or a player's colour")
     gold = [g for g in position.gold if g.cell != target]
@@ -79,9 +95,33 @@ def place(position: Position, name: str, tool: str) -> Position:
         warriors.append(Warrior(target, tool, None))
     elif target in GOLD_CELLS and here is not None:
         gold.append(Gold(target, None))  # a gold cell goes back to holding its gold
-    return Position(
-        position.players, position.variant, tuple(gold), tuple(warriors), position.palisades, position.extra
-    )
+    return replace(position, gold=tuple(gold), warriors=tuple(warriors))
+
+
+def on_warrior(position: Position, cell: Cell, tool: str) -> Position:
+    """The position after a tap with an advanced tool on the warrior of ``cell``: one more arrow
+    (after two, none), the reinforcement laid or taken away, or the face shown stepped (face down,
+    face up showing 1, ..., 5, face down); ValueError where no warrior stands."""
+    here = position.warrior_at(cell)
+    if here is None:
+        what = {
+            "arrow": "an arrow lies",
+            "reinforcement": "a reinforcement lies",
+            "face-up": "a face turns up",
+        }
+        raise ValueError(f"{what[tool]} on a warrior, and {cell.name} holds none: put one there first")
+    if tool == "arrow":
+        changed = here._replace(arrows=(here.arrows + 1) % 3)
+    elif tool == "reinforcement":
+        changed = here._replace(reinforced=not here.reinforced)
+    elif not here.face_up or here.value is None:
+        changed = here._replace(face_up=True, value=1)
+    elif here.value < 5:
+        changed = here._replace(value=here.value + 1)
+    else:
+        changed = here._replace(face_up=False, value=None)
+    others = tuple(w for w in position.warriors if w.cell != cell)
+    return replace(position, warriors=(*others, changed))
 
 
 def tap(position: Position, name: str) -> Position:
@@ -109,6 +149,4 @@ def tap(position: Position, name: str) -> Position:
             gold.append(Gold(target, None))
         else:
             warriors.append(Warrior(target, position.players[0], None))
-    return Position(
-        position.players, position.variant, tuple(gold), tuple(warriors), frozenset(palisades), position.extra
-    )
+    return replace(position, gold=tuple(gold), warriors=tuple(warriors), palisades=frozenset(palisades))

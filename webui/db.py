@@ -39,24 +39,28 @@ def init_db(path: Path) -> None:
         db.close()
 
 
-#: Columns added to ``positions`` after its first release, with their definitions in ``schema.sql``:
+#: Columns added to tables after their first release, with their definitions in ``schema.sql``:
 #: a data folder made before them gets them on the next start.
 ADDED_COLUMNS = {
-    "deleted": "TEXT",
-    "digest": "TEXT NOT NULL DEFAULT ''",
-    "turn": "INTEGER NOT NULL DEFAULT 0",
-    "outline": "TEXT NOT NULL DEFAULT '{}'",
-    "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
-    "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
+    "games": {"characters": "TEXT"},
+    "positions": {
+        "deleted": "TEXT",
+        "digest": "TEXT NOT NULL DEFAULT ''",
+        "turn": "INTEGER NOT NULL DEFAULT 0",
+        "outline": "TEXT NOT NULL DEFAULT '{}'",
+        "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
+        "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
+    },
 }
 
 
 def add_missing_columns(db: sqlite3.Connection) -> None:
-    """Bring an older database's ``positions`` table up to the schema's columns."""
-    have = {row["name"] for row in db.execute("PRAGMA table_info(positions)")}
-    for name, definition in ADDED_COLUMNS.items():
-        if name not in have:
-            db.execute(f'ALTER TABLE positions ADD COLUMN "{name}" {definition}')
+    """Bring an older database's tables up to the schema's columns."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row["name"] for row in db.execute(f'PRAGMA table_info("{table}")')}
+        for name, definition in columns.items():
+            if name not in have:
+                db.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {definition}')
 
 
 def get_db() -> sqlite3.Connection:

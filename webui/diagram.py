@@ -25,6 +25,8 @@ GRID_W_PX, GRID_H_PX = COLS * CELL_PX, ROWS * CELL_PX
 DOUBTFUL = 0.8
 #: Light tints that tell territories apart while the game goes on.
 TERRITORY_TINTS = ("#e8f0d8", "#f3e6c8", "#dbe8e4", "#efdccf", "#e4e0ef", "#f0edd2")
+#: What a suggested move without a value shows on its cell: a look, an arrow, a reinforcement.
+SUGGESTED_MARKS = {"mage": "?", "elf": "-1", "reinforce": "+1"}
 UNCLAIMED_TINT = "#f2f2f2"
 TIED_TINT = "#d6d6d6"
 
@@ -56,6 +58,9 @@ class CellMark:
     suggested: str  # the suggested value for a suggested warrior, "" elsewhere
     label: str  # the territory's letter, on one cell of each territory at the reveal
     own: bool = False  # a warrior of the viewer's, whose value they enter on it
+    arrows: int = 0  # advanced game: the Elf's arrows on the warrior
+    reinforced: bool = False  # advanced game: a reinforcement token on it
+    face_up: bool = False  # its front shows, value and all, to everyone
 
 
 @dataclass(frozen=True)
@@ -195,7 +200,10 @@ def build(
     territories = () if result is None else result.territories
     labels = {t.cells[0]: ascii_uppercase[n] for n, t in enumerate(territories)}
     move = suggestion or {}
-    suggested_cell = tuple(move["cell"]) if move.get("kind") == "warrior" else None
+    suggested_cell = tuple(move["cell"]) if "cell" in move else None  # a warrior, a power, a reinforcement
+    suggested_text = str(
+        move.get("value", SUGGESTED_MARKS.get(move.get("power") or move.get("kind", ""), ""))
+    )
     suggested_slots = {Slot.between(Cell(*a), Cell(*b)) for a, b in move.get("palisades", [])}
 
     def doubtful(kind: str, name: str) -> bool:
@@ -229,9 +237,13 @@ def build(
                 doubtful=doubtful("cells", cell.name)
                 or (cell in GOLD_CELLS and gold is not None and doubtful("gold", cell.name)),
                 bad=cell in bad_cells,
-                suggested=str(move.get("value", "")) if suggested_cell == tuple(cell) else "",
+                suggested=suggested_text if suggested_cell == tuple(cell) else "",
                 label=labels.get(cell, ""),
-                own=warrior is not None and viewer is not None and warrior.player == viewer,
+                # A face-up warrior's value is the board's: its owner has none to enter.
+                own=warrior is not None and warrior.player == viewer and not warrior.face_up,
+                arrows=0 if warrior is None else warrior.arrows,
+                reinforced=warrior is not None and warrior.reinforced,
+                face_up=warrior is not None and warrior.face_up,
             )
         )
     slots = []

@@ -13,6 +13,7 @@ from engine.scoring import Score, ScoringError, score
 from vision.looks import REFERENCE_COLOURS
 from webui import store
 from webui.photos import load_profile_text
+from webui.powers import Hand, Use, hands, with_tokens
 from webui.visibility import missing_values, revealed, unused_values, visible_position
 
 
@@ -31,6 +32,9 @@ class Table:
     offered: tuple[int, ...]  # the values left in the viewer's supply
     result: Score | None
     score_error: str | None
+    hand: Hand | None = None  # advanced game: the viewer's character and tokens left
+    looks: tuple[Use, ...] = ()  # advanced game: what the viewer's Mage was shown, theirs alone
+    power_told: bool = False  # the viewer told a power used on the current position: their turn goes on
 
     @property
     def game(self) -> store.Game:
@@ -65,7 +69,10 @@ def table(viewer: store.Viewer) -> Table:
         return Table(viewer, snaps, None, None, None, False, {}, {}, (), None, None)
     values = store.warrior_values(game)
     shown = revealed(game.ended is not None, current.position, values)
-    position = visible_position(current.position, values, viewer.colour, shown)
+    uses = store.power_uses(game)
+    position = with_tokens(
+        visible_position(current.position, values, viewer.colour, shown), game.characters, uses
+    )
     entered = {colour: not missing_values(current.position, colour, values) for colour in game.players}
     mine = dict(values.get(viewer.colour, {})) if viewer.colour else {}
     offered = unused_values(current.position, viewer.colour, mine) if viewer.colour else ()
@@ -75,9 +82,17 @@ def table(viewer: store.Viewer) -> Table:
             result = score(position)
         except ScoringError as err:
             error = str(err)
+    hand: Hand | None = None
+    looks: tuple[Use, ...] = ()
+    if viewer.colour and game.characters:
+        hand = hands(position, game.characters, uses)[viewer.colour]
+        # Only the viewer's own looks, values and all: nobody else's reach this table.
+        looks = tuple(u for u in uses if u.colour == viewer.colour and u.cell is not None)
+    told = any(u.colour == viewer.colour and u.position_id == current.id for u in uses)
     return Table(
-        viewer, snaps, current, position, check(position), shown, entered, mine, offered, result, error
-    )
+        viewer, snaps, current, position, check(position), shown, entered, mine, offered, result, error,
+        hand, looks, told,
+    )  # fmt: skip
 
 
 def game_state(viewer: store.Viewer) -> dict[str, Any]:

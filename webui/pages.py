@@ -32,12 +32,14 @@ from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
 from engine.knowledge import Knowledge, KnowledgeError
-from engine.position import Position
+from engine.position import CHARACTERS, Position
+from engine.report import score_document
 from engine.search import suggest
+from engine.supply import supply_for
 from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
 from webui import diagram, store
-from webui.corrections import place, tap
+from webui.corrections import ADVANCED_TOOLS, place, tap
 from webui.game_view import Table, colours, table
 from webui.limits import check_disk, check_rate
 from webui.photos import (
@@ -49,10 +51,21 @@ from webui.photos import (
     profile_text,
     scan_for_game,
 )
+from webui.powers import (
+    ADVANCED,
+    KIT_CHARACTERS,
+    POWER_WORDS,
+    Use,
+    chosen_characters,
+    hands,
+    partner,
+    with_seen,
+    with_tokens,
+)
 
 bp = Blueprint("pages", __name__)
 
-VARIANT_CHOICES = ("armadora", "nuggets")
+VARIANT_CHOICES = ("armadora", "armadora-advanced", "nuggets")
 #: What the values form takes, as typed (``str.isdigit`` also takes "²", which ``int`` refuses).
 WARRIOR_VALUES = ("1", "2", "3", "4", "5")
 # The search's arrays are shared by the threads of one process: one suggestion at a time.
@@ -108,6 +121,8 @@ def new_game_form(form: Any, error: str | None = None, status: int = 200) -> Res
             error=error,
             colour_choices=tuple(REFERENCE_COLOURS),
             variants=VARIANT_CHOICES,
+            characters=CHARACTERS,
+            kit_characters=KIT_CHARACTERS,
         ),
         status,
     )
@@ -143,6 +158,17 @@ def chosen_profile(players: tuple[str, ...]) -> str | None:
     return text
 
 
+def game_characters(variant: str, players: tuple[str, ...], *, reference_kit: bool) -> tuple[str, ...]:
+    """The advanced game's characters in turn order, as the form chose them (none in another variant)."""
+    if variant != ADVANCED:
+        return ()
+    picked = [request.form.get(f"character{n}", "") for n in range(1, len(players) + 1)]
+    try:
+        return chosen_characters(players, picked, reference_kit=reference_kit)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+
+
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     check_rate("games_per_address", request.remote_addr or "")
@@ -152,9 +178,10 @@ def create_game() -> ResponseReturnValue:
         if variant not in VARIANT_CHOICES:
             raise InputError(f"choose a variant: {' or '.join(VARIANT_CHOICES)}")
         profile = chosen_profile(players)
+        characters = game_characters(variant, players, reference_kit=profile is None)
     except InputError as error:
         return new_game_form(request.form, str(error), error.status)
-    viewer = store.create_game(variant, players, profile)
+    viewer = store.create_game(variant, players, profile, characters)
     return redirect(url_for("pages.game", token=viewer.token), 303)
 
 
@@ -184,7 +211,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
     suggestion = None
     if viewer.colour and t.current is not None and not t.ended:
-        suggestion = store.cached_suggestion(t.current, viewer.colour, t.mine)
+        suggestion = store.cached_suggestion(t.current, viewer.colour, suggestion_key(t, after_power(t)))
     board = None
     if t.position is not None and t.current is not None:
         board = diagram.build(
@@ -210,9 +237,36 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             suggestion=suggestion,
             teams=teams(viewer.game.players),
             version=store.version(viewer),
+            adjustments=adjustments(t),
+            peekable=peekable(t),
+            power_words=POWER_WORDS,
+            after_power=after_power(t),
         ),
         status,
     )
+
+
+def adjustments(t: Table) -> list[list[str]]:
+    """At the reveal, per territory, why warriors count other than their value ("c3: 4, -1 arrow"),
+    as the score document explains it."""
+    if t.result is None or t.report is None:
+        return []
+    document = score_document(t.result, t.report)
+    return [[a["text"] for a in territory["adjustments"]] for territory in document["territories"]]
+
+
+def peekable(t: Table) -> list[str]:
+    """The cells a Mage may look at: opponents' face-down warriors (never a partner's) not looked at yet."""
+    if t.hand is None or t.hand.character != "mage" or t.position is None:
+        return []
+    colour = t.viewer.colour
+    friends = {colour, partner(t.game.players, colour or "")}
+    seen = {u.cell for u in t.looks}
+    return [
+        w.cell.name
+        for w in t.position.warriors
+        if w.player not in friends and not w.face_up and w.cell not in seen
+    ]
 
 
 def teams(players: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, str]] | None:
@@ -298,6 +352,7 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
     position: Position = snap.position
     if t.current is not None and t.current.id == snap.id and t.position is not None:
         position = t.position
+    position = with_tokens(position, viewer.game.characters)
     report = check(position)
     editable = snap.confirmed is None and not t.ended
     palette = colours(viewer.game)
@@ -322,6 +377,7 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         "foreign": foreign,
         "recolouring": changes,
         "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
+        "advanced_tools": ADVANCED_TOOLS if viewer.game.variant == ADVANCED else (),
         "version": store.version(viewer),
     }
 
@@ -454,16 +510,112 @@ def suggestion(token: str) -> ResponseReturnValue:
         raise InputError("confirm a photographed position first")
     if t.ended:
         raise InputError("the game has ended")
+    power_used = after_power(t)
+    # The player's own looks join their values here, for their search alone; t.position has none.
+    position, seen = with_seen(t.position, t.looks)
     try:
-        view = Knowledge.from_position(t.position, viewer.colour)
+        view = Knowledge.from_position(position, viewer.colour, seen=seen, power_used=power_used)
     except KnowledgeError as error:
         raise InputError(f"no suggestion: {error}") from None
     assert t.current is not None
-    if store.cached_suggestion(t.current, viewer.colour, t.mine) is None:
+    key = suggestion_key(t, power_used)
+    if store.cached_suggestion(t.current, viewer.colour, key) is None:
         with _SEARCH_LOCK:
             found = suggest(view, current_app.config["SUGGEST_SECONDS"])
-        store.keep_suggestion(t.current, viewer.colour, t.mine, ranked(found.to_json()))
-    return redirect(url_for("pages.game", token=token) + "#suggestion", 303)
+        store.keep_suggestion(t.current, viewer.colour, key, ranked(found.to_json()))
+    url = url_for("pages.game", token=token)
+    if power_used and not t.power_told:  # the page shows the action's suggestion, not the turn's
+        url += "?after_power=1"
+    return redirect(url + "#suggestion", 303)
+
+
+def after_power(t: Table) -> bool:
+    """Whether the viewer has used a power this turn, so that only the action is left to suggest:
+    they told one on this position, or said so when asking (the board shows an arrow or a face-up
+    warrior only once photographed)."""
+    if t.hand is None:
+        return False
+    return t.power_told or request.values.get("after_power") == "1"
+
+
+def suggestion_key(t: Table, power_used: bool) -> str:
+    """What a suggestion was searched with, besides the position: the player's values, what their
+    Mage was shown and whether a power was used this turn."""
+    return store.hand_key(t.mine, {u.cell: u.value for u in t.looks if u.cell and u.value}, power_used)
+
+
+@bp.post("/g/<token>/powers")
+def tell_power(token: str) -> ResponseReturnValue:
+    """A power used that leaves nothing on the board: the Mage's look (the cell, and the value its
+    owner showed), the Orc's extra palisade. Kept for this player alone."""
+    viewer = viewer_or_404(token)
+    colour = viewer.colour
+    if colour is None:
+        raise InputError("powers are told on a player's own link")
+    character = dict(zip(viewer.game.players, viewer.game.characters, strict=False)).get(colour)
+    if character is None:
+        raise InputError("powers are for the advanced game's characters: this game has none")
+    power = request.form.get("power", "")
+    if power != character:
+        raise InputError(f"you play the {character}: your power is the {character}'s, not {power[:12]!r}")
+    if power == "mage":
+        use = mage_look(colour)
+    elif power == "orc":
+        use = Use(colour, "orc", 0)
+    else:
+        raise InputError(f"the {power}'s power shows on the board: photograph it and confirm the photo")
+    store.tell_power(viewer, lambda snap, told: check_use(viewer.game, snap, told, use))
+    return redirect(url_for("pages.game", token=token) + "#powers", 303)
+
+
+def mage_look(colour: str) -> Use:
+    """The look the form names: a cell and the value the owner showed; InputError for a bad one."""
+    try:
+        cell = Cell.parse(request.form.get("cell", ""))
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    text = request.form.get("value", "")
+    if text not in WARRIOR_VALUES:
+        raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}: type the value you were shown")
+    return Use(colour, "mage", 0, cell, None, int(text))
+
+
+def check_use(game: store.Game, snap: store.Snapshot, told: list[Use], use: Use) -> Use:
+    """The use to keep, GameError unless it may be told on this position: a token left, and for a
+    look an opponent's face-down warrior not looked at yet (whose owner the use then names)."""
+    position = snap.position
+    hand = hands(position, game.characters, told)[use.colour]
+    if hand.powers == 0:
+        raise store.GameError(f"your {hand.character} has no power token left")
+    if use.cell is None:
+        return use
+    return use._replace(owner=looked_at(game, position, told, use))  # a later correction drops a stale look
+
+
+def looked_at(game: store.Game, position: Position, told: list[Use], use: Use) -> str:
+    """Whose warrior a look is at; GameError (InputError for a value that cannot be) unless it is
+    an opponent's face-down warrior the player has not seen yet."""
+    assert use.cell is not None and use.value is not None
+    warrior = position.warrior_at(use.cell)
+    if warrior is None:
+        raise store.GameError(f"there is no warrior on {use.cell.name} to look at")
+    if warrior.player in (use.colour, partner(game.players, use.colour)):
+        raise store.GameError(f"the warrior on {use.cell.name} is {warrior.player}'s: look at an opponent's")
+    if warrior.face_up:
+        raise store.GameError(f"the warrior on {use.cell.name} lies face up: its value shows already")
+    if any(u.colour == use.colour and u.cell == use.cell and u.owner == warrior.player for u in told):
+        raise store.GameError(f"you have looked at {use.cell.name} already")
+    # The values the player knows of the owner's (looks, face-up warriors) must fit one supply:
+    # a mistyped value is refused now, rather than every suggestion after it.
+    known = [u.value for u in told if u.colour == use.colour and u.owner == warrior.player]
+    known += [w.value for w in position.warriors if w.player == warrior.player and w.face_up]
+    held = supply_for(len(game.players))[use.value - 1]
+    if known.count(use.value) >= held:
+        raise InputError(
+            f"{warrior.player} has {held or 'no'} warrior{'s' if held != 1 else ''} of value {use.value}, "
+            "and you know of as many already: check the value you were shown"
+        )
+    return warrior.player
 
 
 def ranked(found: dict[str, Any]) -> dict[str, Any]:

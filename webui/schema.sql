@@ -9,7 +9,8 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,            -- JSON list of colours, in turn order
     profile TEXT,                     -- calibration profile JSON; NULL for the reference kit
     final_position INTEGER,           -- positions.id the game ended on; NULL while it goes on
-    ended TEXT
+    ended TEXT,
+    characters TEXT                   -- advanced game: JSON list of characters, in turn order; else NULL
 );
 
 CREATE TABLE IF NOT EXISTS seats (
@@ -55,4 +56,19 @@ CREATE TABLE IF NOT EXISTS warrior_values (
     cell TEXT NOT NULL,
     value INTEGER NOT NULL,
     PRIMARY KEY (game_id, colour, cell)
+);
+
+-- Advanced game: the powers a player said they used on their own link, which leave nothing on the
+-- board to photograph (a Mage's look, with the value the owner showed; an Orc's extra palisade).
+-- A look's value is that player's alone: it is read for their own page and suggestions only.
+CREATE TABLE IF NOT EXISTS power_uses (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    colour TEXT NOT NULL,
+    power TEXT NOT NULL,              -- 'mage' or 'orc'
+    position_id INTEGER NOT NULL REFERENCES positions (id),  -- the board it was used on
+    cell TEXT,                        -- the warrior looked at (mage)
+    owner TEXT,                       -- whose warrior it is (mage)
+    value INTEGER,                    -- what the owner showed (mage)
+    created TEXT NOT NULL
 );

@@ -11,6 +11,7 @@ import hashlib
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -19,7 +20,8 @@ from engine.board import Cell
 from engine.position import Position
 from engine.supply import supply_for
 from webui.db import get_db, transaction
-from webui.visibility import revealed, unused_values
+from webui.powers import Use
+from webui.visibility import face_up, revealed, unused_values
 
 #: Bytes of randomness in a link: 24 bytes are 192 bits, well over the 128 asked for.
 TOKEN_BYTES = 24
@@ -47,6 +49,7 @@ class Game:
     profile: str | None
     final_position: int | None
     ended: str | None
+    characters: tuple[str, ...] = ()  # advanced game: each player's character, in turn order
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Game:
@@ -59,6 +62,7 @@ class Game:
             row["profile"],
             row["final_position"],
             row["ended"],
+            tuple(json.loads(row["characters"] or "[]")),
         )
 
 
@@ -125,14 +129,24 @@ class Scanned:
     colours_seen: dict[str, int] = field(default_factory=dict)
 
 
-def create_game(variant: str, players: tuple[str, ...], profile: str | None) -> Viewer:
+def create_game(
+    variant: str, players: tuple[str, ...], profile: str | None, characters: tuple[str, ...] = ()
+) -> Viewer:
     """A new game with a link for the host and one for each player; the host's viewer."""
     supply_for(len(players))  # 2 to 4 players, or ValueError
     host = new_token()
     with transaction() as db:
         cursor = db.execute(
-            "INSERT INTO games (host_token, created, variant, players, profile) VALUES (?, ?, ?, ?, ?)",
-            (host, now(), variant, json.dumps(list(players)), profile),
+            "INSERT INTO games (host_token, created, variant, players, profile, characters) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                host,
+                now(),
+                variant,
+                json.dumps(list(players)),
+                profile,
+                json.dumps(list(characters)) if characters else None,
+            ),
         )
         game_id = cursor.lastrowid
         db.executemany(
@@ -351,6 +365,11 @@ def recolour(game: Game, renames: dict[str, str]) -> Game:
             db.execute(
                 "UPDATE warrior_values SET colour = ? WHERE game_id = ? AND colour = ?", (new, game.id, old)
             )
+            for column in ("colour", "owner"):  # the powers told follow their players
+                db.execute(
+                    f"UPDATE power_uses SET {column} = ? WHERE game_id = ? AND {column} = ?",
+                    (new, game.id, old),
+                )
         rows = db.execute("SELECT id, position FROM positions WHERE game_id = ?", (game.id,)).fetchall()
         for row in rows:
             document = json.loads(row["position"])
@@ -365,29 +384,36 @@ def recolour(game: Game, renames: dict[str, str]) -> Game:
     return reload(game)
 
 
-def cached_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int]) -> dict[str, Any] | None:
-    """The suggestion found before for this player on this position with this hand, if any."""
+def cached_suggestion(snap: Snapshot, colour: str, hand: str) -> dict[str, Any] | None:
+    """The suggestion found before for this player on this position with this hand (:func:`hand_key`)."""
     row = (
         get_db()
         .execute(
             "SELECT document FROM suggestions WHERE position_id = ? AND colour = ? AND hand = ?",
-            (snap.id, colour, _hand_key(hand)),
+            (snap.id, colour, hand),
         )
         .fetchone()
     )
     return None if row is None else dict(json.loads(row["document"]))
 
 
-def keep_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int], document: dict[str, Any]) -> None:
+def keep_suggestion(snap: Snapshot, colour: str, hand: str, document: dict[str, Any]) -> None:
     with transaction() as db:
         db.execute(
             "INSERT OR REPLACE INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?)",
-            (snap.id, colour, _hand_key(hand), json.dumps(document)),
+            (snap.id, colour, hand, json.dumps(document)),
         )
 
 
-def _hand_key(hand: dict[Cell, int]) -> str:
-    return json.dumps(sorted((cell.name, value) for cell, value in hand.items()))
+def hand_key(hand: dict[Cell, int], seen: dict[Cell, int] | None = None, power_used: bool = False) -> str:
+    """What a suggestion is searched with besides the position, as the key it is kept under: the
+    player's values and, in the advanced game, what their Mage was shown and whether a power was
+    used this turn (a base game's key is the values alone, as kept before)."""
+    values = sorted((cell.name, value) for cell, value in hand.items())
+    if not seen and not power_used:
+        return json.dumps(values)
+    looks = sorted((cell.name, value) for cell, value in (seen or {}).items())
+    return json.dumps({"hand": values, "seen": looks, "power_used": power_used})
 
 
 def version(viewer: Viewer) -> str:
@@ -405,12 +431,17 @@ def version(viewer: Viewer) -> str:
         "SELECT colour, COUNT(*) FROM warrior_values WHERE game_id = ? GROUP BY colour", (game.id,)
     ).fetchall()
     mine = sorted((c.name, v) for c, v in warrior_values(game).get(viewer.colour or "", {}).items())
+    # Of the powers told, everyone's count changes every page (tokens left); a look's value only its own.
+    told = [(u.colour, u.power, u.position_id) for u in power_uses(game)]
+    looks = [(u.cell.name, u.value) for u in power_uses(game, viewer.colour or "") if u.cell is not None]
     state = [
         game.players,
         game.ended,
         [tuple(row) for row in rows],
         sorted(tuple(row) for row in counts),
         mine,
+        told,
+        looks,
     ]
     return hashlib.sha256(json.dumps(state).encode()).hexdigest()[:16]
 
@@ -468,6 +499,8 @@ def set_value(viewer: Viewer, cell: Cell, value: int | None) -> None:
         warrior = snap.position.warrior_at(cell)
         if warrior is None or warrior.player != colour:
             raise GameError(f"{cell.name} holds no {colour} warrior")
+        if face_up(warrior):
+            raise GameError(f"{cell.name} lies face up: its value, {warrior.value}, shows on the board")
         db = get_db()
         if value is None:
             db.execute(
@@ -486,3 +519,51 @@ def set_value(viewer: Viewer, cell: Cell, value: int | None) -> None:
 
 def _ended(db: sqlite3.Connection, game: Game) -> bool:
     return db.execute("SELECT ended FROM games WHERE id = ?", (game.id,)).fetchone()["ended"] is not None
+
+
+def power_uses(game: Game, colour: str | None = None) -> list[Use]:
+    """The powers told so far (only ``colour``'s, if given), oldest first. A look's value is its
+    player's secret: whoever reads another colour's uses here must drop their cells and values."""
+    rows = get_db().execute(
+        "SELECT * FROM power_uses WHERE game_id = ? AND (? IS NULL OR colour = ?) ORDER BY id",
+        (game.id, colour, colour),
+    )
+    return [
+        Use(
+            row["colour"],
+            row["power"],
+            row["position_id"],
+            None if row["cell"] is None else Cell.parse(row["cell"]),
+            row["owner"],
+            row["value"],
+        )
+        for row in rows
+    ]
+
+
+def tell_power(viewer: Viewer, check_use: Callable[[Snapshot, list[Use]], Use]) -> None:
+    """Keep a power the viewer's player says they used on the current position: the use that
+    ``check_use`` (given that position and the powers told before) makes of it, unless it raises;
+    in one transaction, so that two taps cannot both spend the last token."""
+    with transaction() as db:
+        game = reload(viewer.game)
+        if game.ended is not None:
+            raise GameError("the game has ended: no more powers")
+        snap = current(game)
+        if snap is None:
+            raise GameError("no confirmed position yet: confirm a photo first")
+        use = check_use(snap, power_uses(game))
+        db.execute(
+            "INSERT INTO power_uses (game_id, colour, power, position_id, cell, owner, value, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                use.colour,
+                use.power,
+                snap.id,
+                None if use.cell is None else use.cell.name,
+                use.owner,
+                use.value,
+                now(),
+            ),
+        )

@@ -10,7 +10,7 @@ where that is a failure.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,38 +61,47 @@ class Server:
     url: str
     data: Path
 
-    def put_game(self, players: tuple[str, ...], doc: dict[str, Any], values: bool) -> dict[str, str]:
+    def put_game(
+        self, players: tuple[str, ...], doc: dict[str, Any], values: bool, characters: tuple[str, ...] = ()
+    ) -> dict[str, str]:
         """A game straight into the database, on a confirmed position (ended, with every player's
         values, when ``values``): each link's address, by colour ("host" for the host's)."""
         app = create_app({"DATA_DIR": str(self.data)})
         position = Position.from_json(doc)
-        bare = Position(
-            position.players,
-            position.variant,
-            position.gold,
-            tuple(w._replace(value=None) for w in position.warriors),
-            position.palisades,
-            position.extra,
-        )
         with app.test_request_context():
-            viewer = store.create_game(position.variant, players, None)
-            grid = (SAMPLES / "samples-0002.jpg").read_bytes()
-            folder = self.data / "uploads" / str(viewer.game.id)
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "grid.jpg").write_bytes(grid)
-            name = f"{viewer.game.id}/grid.jpg"
-            number = store.add_snapshot(viewer.game, store.Scanned(name, name, {}, bare))
-            store.confirm(viewer.game, number)
+            viewer = store.create_game(position.variant, players, None, characters)
             links = {"host": viewer.token, **store.seat_tokens(viewer.game)}
-            if values:
+        self.put_position(f"{self.url}/g/{viewer.token}", doc)
+        if values:
+            with app.test_request_context():
                 store.end_game(viewer.game)
                 for colour in players:
                     seat = store.find_viewer(links[colour])
                     assert seat is not None
                     for w in position.warriors:
-                        if w.player == colour and w.value is not None:
+                        if w.player == colour and w.value is not None and not w.face_up:
                             store.set_value(seat, w.cell, w.value)
         return {who: f"{self.url}/g/{token}" for who, token in links.items()}
+
+    def put_position(self, host: str, doc: dict[str, Any], *, confirm: bool = True) -> int:
+        """A position into the game of the host's link, as if photographed (its values hidden but a
+        face-up warrior's) and confirmed: its number."""
+        app = create_app({"DATA_DIR": str(self.data)})
+        position = Position.from_json(doc)
+        hidden = tuple(w if w.face_up else w._replace(value=None) for w in position.warriors)
+        with app.test_request_context():
+            viewer = store.find_viewer(host.rsplit("/", 1)[1])
+            assert viewer is not None
+            grid = (SAMPLES / "samples-0002.jpg").read_bytes()
+            folder = self.data / "uploads" / str(viewer.game.id)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "grid.jpg").write_bytes(grid)
+            name = f"{viewer.game.id}/grid.jpg"
+            scanned = store.Scanned(name, name, {}, replace(position, warriors=hidden))
+            number = store.add_snapshot(viewer.game, scanned)
+            if confirm:
+                store.confirm(viewer.game, number)
+        return number
 
 
 @dataclass

@@ -1267,3 +1267,313 @@ def test_configured_expiry_prunes_abandoned_drafts_on_its_own(tmp_path: Path) ->
         store.get_db().execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
     app.extensions.pop("armadora_pruned", None)  # as after a restart: the next request prunes
     assert client.get(host + f"/positions/{draft}").status_code == 404
+
+
+# --------------------------------------------------------------------------- the advanced game
+
+ADVANCED = "armadora-advanced"
+# purple (the Mage in the reference kit) on a5, blue (the Elf) on h1 and f1.
+MAGE_AND_ELF = document(
+    ("purple", "blue"),
+    warriors=[("purple", None, (0, 0)), ("blue", None, (4, 7)), ("blue", None, (4, 5))],
+    variant=ADVANCED,
+)
+
+
+def advanced_game(
+    client: FlaskClient, app: Flask, doc: dict[str, Any] = MAGE_AND_ELF, **fields: Any
+) -> tuple[str, dict[str, str]]:
+    """An advanced game on ``doc``, confirmed: the host's path and each player's."""
+    host = new_game(client, tuple(doc["players"]), variant=ADVANCED, **fields)
+    put_position(app, host, doc)
+    return host, player_links(client, host)
+
+
+def tell(client: FlaskClient, game: str, power: str, **fields: str) -> TestResponse:
+    return post(client, game + "/powers", {"power": power, **fields})
+
+
+def tokens_left(page: str) -> tuple[int, int]:
+    """The power tokens and the reinforcement a player's page says they have left."""
+    powers = re.search(r'id="powers-left">(\d)<', page)
+    reinforcements = re.search(r'id="reinforcements-left">(\d)<', page)
+    assert powers and reinforcements, "no tokens shown"
+    return int(powers[1]), int(reinforcements[1])
+
+
+def test_the_new_game_offers_the_advanced_game_and_its_characters(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'value="armadora-advanced"' in page and 'name="character4"' in page
+    host = new_game(client, ("orange", "green", "blue", "purple"), variant=ADVANCED)
+    page = client.get(host).get_data(as_text=True)
+    # The reference kit: the colour says the character.
+    assert "orange (goblin), " in page and "green (orc)" in page and "blue (elf)" in page
+    assert "purple (mage)" in page
+
+
+def test_with_another_copy_the_host_chooses_the_characters(client: FlaskClient) -> None:
+    profile = json.dumps(default_profile().to_json())
+    fields = {"profile": (BytesFile(profile.encode()), "p.json"), "character1": "mage", "character2": "orc"}
+    host = new_game(client, ("orange", "blue"), variant=ADVANCED, **fields)
+    assert "orange (mage), " in client.get(host).get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"character1": "elf"}, "in the reference kit orange plays the goblins"),
+        ({"character1": "dragon"}, "player 1: choose a character: goblin, orc, elf, mage"),
+        ({"profile": "copy", "character1": "elf"}, "player 2: choose a character"),
+        ({"profile": "copy", "character1": "elf", "character2": "elf"}, "the elf is taken already"),
+    ],
+)
+def test_bad_characters_are_refused_with_a_sentence(
+    client: FlaskClient, fields: dict[str, Any], message: str
+) -> None:
+    if fields.get("profile") == "copy":
+        fields["profile"] = (BytesFile(json.dumps(default_profile().to_json()).encode()), "p.json")
+    data = {"count": "2", "colour1": "orange", "colour2": "blue", "variant": ADVANCED, **fields}
+    answer = post(client, "/games", data, content_type="multipart/form-data")
+    assert answer.status_code == 400 and message in error_of(answer)
+    no_traceback(answer)
+    assert "characters" in answer.get_data(as_text=True)  # the form again, with what was chosen
+
+
+LOOK = "What your Mage has seen"
+
+
+def test_a_mage_s_look_is_kept_for_that_player_alone(client: FlaskClient, app: Flask) -> None:
+    host, links = advanced_game(client, app)
+    purple, blue = links["purple"], links["blue"]
+    enter(client, blue, "h1", "4")  # what blue's warrior really is
+    assert tokens_left(client.get(purple).get_data(as_text=True)) == (2, 1)
+    assert tell(client, purple, "mage", cell="h1", value="4").status_code == 303
+    page = client.get(purple).get_data(as_text=True)
+    assert tokens_left(page) == (1, 1)
+    assert LOOK in page and "h1, blue's: <strong>4</strong>" in page
+    # Nobody else sees it: not the other player, not the host, not in the API.
+    for viewer in (blue, host):
+        other = client.get(viewer).get_data(as_text=True)
+        assert LOOK not in other and "blue's: <strong>" not in other
+    for viewer in (host, purple):
+        assert shown_values(client.get(viewer).get_data(as_text=True), "blue") == []
+    for viewer in (blue, host, purple):
+        state = client.get("/api/games/" + token(viewer)).get_json()
+        h1 = next(w for w in state["position"]["warriors"] if w["cell"] == [4, 7])
+        assert h1["value"] == (4 if viewer == blue else None)
+        assert "4, blue" not in json.dumps(state)
+
+
+def test_a_look_tells_that_player_s_suggestion_and_only_theirs(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.search import suggest as real_suggest
+    from webui import pages
+
+    searched: list[Any] = []
+
+    def spy(view: Any, seconds: float) -> Any:
+        searched.append(view)
+        return real_suggest(view, iterations=30)
+
+    monkeypatch.setattr(pages, "suggest", spy)
+    _host, links = advanced_game(client, app)
+    purple, blue = links["purple"], links["blue"]
+    enter(client, purple, "a5", "2")
+    for cell in ("h1", "f1"):
+        enter(client, blue, cell, "1")
+    tell(client, purple, "mage", cell="f1", value="3")
+    assert post(client, purple + "/suggest").status_code == 303
+    assert post(client, blue + "/suggest").status_code == 303
+    mine, theirs = searched
+    assert mine.value_at(Cell.parse("f1")) == 3 and mine.value_at(Cell.parse("h1")) is None
+    assert mine.state.power_used  # the look was this turn's power: the action is what is left
+    assert theirs.value_at(Cell.parse("a5")) is None  # blue knows nothing of purple's warrior
+    assert "Suggested for purple" in client.get(purple).get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("who", "fields", "status", "message"),
+    [
+        ("purple", {"cell": "a5", "value": "3"}, 409, "the warrior on a5 is purple's: look at an opponent's"),
+        ("purple", {"cell": "c3", "value": "3"}, 409, "there is no warrior on c3 to look at"),
+        ("purple", {"cell": "h1", "value": "9"}, 400, "a warrior's value is 1 to 5"),
+        ("purple", {"cell": "h1", "value": ""}, 400, "type the value you were shown"),
+        ("purple", {"cell": "zz", "value": "3"}, 400, "not a cell name"),
+        ("purple", {"power": "orc"}, 400, "you play the mage"),
+        ("blue", {"power": "elf"}, 400, "the elf's power shows on the board"),
+        ("blue", {"power": "mage", "cell": "a5", "value": "1"}, 400, "you play the elf"),
+        ("host", {"cell": "h1", "value": "3"}, 400, "powers are told on a player's own link"),
+    ],
+)
+def test_bad_powers_are_refused_with_a_sentence_and_nothing_is_spent(
+    client: FlaskClient, app: Flask, who: str, fields: dict[str, str], status: int, message: str
+) -> None:
+    host, links = advanced_game(client, app)
+    answer = tell(client, host if who == "host" else links[who], **{"power": "mage", **fields})
+    assert answer.status_code == status and message in error_of(answer)
+    no_traceback(answer)
+    assert tokens_left(client.get(links["purple"]).get_data(as_text=True)) == (2, 1)
+
+
+def test_a_mage_looks_twice_at_most_and_never_twice_at_one_warrior(client: FlaskClient, app: Flask) -> None:
+    _host, links = advanced_game(client, app)
+    purple = links["purple"]
+    tell(client, purple, "mage", cell="h1", value="2")
+    answer = tell(client, purple, "mage", cell="h1", value="2")
+    assert answer.status_code == 409 and "you have looked at h1 already" in error_of(answer)
+    assert tell(client, purple, "mage", cell="f1", value="1").status_code == 303
+    answer = tell(client, purple, "mage", cell="f1", value="1")
+    assert answer.status_code == 409 and "your mage has no power token left" in error_of(answer)
+    page = client.get(purple).get_data(as_text=True)
+    assert tokens_left(page) == (0, 1) and 'id="peek"' not in page
+
+
+def test_powers_are_for_the_advanced_game_and_before_the_end(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "blue"))
+    put_position(app, host, {**MAGE_AND_ELF, "variant": "armadora"})
+    answer = tell(client, player_links(client, host)["purple"], "mage", cell="h1", value="2")
+    assert answer.status_code == 400 and "this game has none" in error_of(answer)
+    host, links = advanced_game(client, app)
+    post(client, host + "/end")
+    answer = tell(client, links["purple"], "mage", cell="h1", value="2")
+    assert answer.status_code == 409 and "the game has ended" in error_of(answer)
+
+
+def test_an_orc_tells_its_extra_palisade_once(client: FlaskClient, app: Flask) -> None:
+    doc = {**MAGE_AND_ELF, "players": ["green", "blue"]}
+    doc["warriors"] = [{**w, "player": "green"} if w["player"] == "purple" else w for w in doc["warriors"]]
+    _, links = advanced_game(client, app, doc)
+    green = links["green"]
+    assert tokens_left(client.get(green).get_data(as_text=True)) == (1, 1)
+    assert tell(client, green, "orc").status_code == 303
+    page = client.get(green).get_data(as_text=True)
+    assert tokens_left(page) == (0, 1) and 'id="power-told"' in page
+    answer = tell(client, green, "orc")
+    assert answer.status_code == 409 and "your orc has no power token left" in error_of(answer)
+
+
+def test_the_board_shows_tokens_spent_and_a_face_up_value_to_every_link(
+    client: FlaskClient, app: Flask
+) -> None:
+    doc = document(
+        ("orange", "blue"),
+        warriors=[("orange", 5, (0, 0)), ("orange", None, (1, 0)), ("blue", None, (4, 7))],
+        variant=ADVANCED,
+    )
+    doc["warriors"][0]["face_up"] = True
+    doc["warriors"][1]["arrows"] = 1
+    host, links = advanced_game(client, app, doc)
+    for viewer in (host, links["blue"]):
+        page = client.get(viewer).get_data(as_text=True)
+        assert re.search(r'data-target="a5" data-player="orange">.*?class="face-value"[^>]*>5<', page, re.S)
+        assert page.count('class="arrow-token"') == 1
+    orange = client.get(links["orange"]).get_data(as_text=True)
+    assert tokens_left(orange) == (0, 1)  # the Goblin's one power is the face-up warrior
+    assert tokens_left(client.get(links["blue"]).get_data(as_text=True)) == (1, 1)  # one arrow spent
+    assert own_cells(orange) == ["a4"]  # a face-up warrior takes no value from its owner
+    assert offered_values(orange) == ["1", "2", "3", "4"]  # ... but uses it up
+    answer = enter(client, links["orange"], "a5", "3")
+    assert answer.status_code == 409 and "a5 lies face up: its value, 5, shows on the board" in error_of(
+        answer
+    )
+
+
+def tool_tap(client: FlaskClient, host: str, number: int, target: str, tool: str) -> TestResponse:
+    return post(
+        client, f"{host}/positions/{number}/tap", {"target": target, "tool": tool},
+        headers={"X-Requested-With": "fetch"},
+    )  # fmt: skip
+
+
+def test_review_taps_add_and_remove_arrows_reinforcements_and_faces(client: FlaskClient, app: Flask) -> None:
+    host = new_game(client, ("purple", "blue"), variant=ADVANCED)
+    number = put_position(app, host, MAGE_AND_ELF, confirm=False)
+    review = client.get(f"{host}/positions/{number}").get_data(as_text=True)
+    assert 'data-tool="arrow"' in review and 'data-tool="face-up"' in review
+    fragment = tool_tap(client, host, number, "a5", "arrow").get_data(as_text=True)
+    assert 'class="arrow-token"' in fragment
+    tool_tap(client, host, number, "a5", "arrow")
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")).arrows == 2  # type: ignore[union-attr]
+    tool_tap(client, host, number, "a5", "arrow")
+    assert stored(app, host, number).warrior_at(Cell.parse("a5")).arrows == 0  # type: ignore[union-attr]
+    tool_tap(client, host, number, "h1", "reinforcement")
+    assert stored(app, host, number).warrior_at(Cell.parse("h1")).reinforced  # type: ignore[union-attr]
+    fragment = tool_tap(client, host, number, "h1", "reinforcement").get_data(as_text=True)
+    assert not stored(app, host, number).warrior_at(Cell.parse("h1")).reinforced  # type: ignore[union-attr]
+    assert "reinforcement_not_full" not in fragment
+    for _ in range(2):
+        tool_tap(client, host, number, "f1", "face-up")
+    f1 = stored(app, host, number).warrior_at(Cell.parse("f1"))
+    assert f1 is not None and (f1.face_up, f1.value) == (True, 2)
+    answer = tool_tap(client, host, number, "c3", "arrow")
+    assert answer.status_code == 400 and "c3 holds none: put one there first" in error_of(answer)
+    assert stored(app, host, number).warrior_at(Cell.parse("c3")) is None
+    # An undo takes a token back like any correction; the base game's palette has no such tool.
+    post(client, f"{host}/positions/{number}/undo")
+    assert stored(app, host, number).warrior_at(Cell.parse("f1")).value == 1  # type: ignore[union-attr]
+    base = new_game(client)
+    draft = put_position(app, base, SMALL_GAME, confirm=False)
+    assert 'data-tool="arrow"' not in client.get(f"{base}/positions/{draft}").get_data(as_text=True)
+
+
+# A walled corner a5 b5 a4 b4, full (b4 is gold 4): orange a5 2, a4 2 with an arrow; blue b5 3,
+# reinforced. Without the tokens orange would take it, 4 to 3; with them blue does, 4 to 3.
+CORNER = document(
+    ("orange", "blue"),
+    warriors=[("orange", None, (0, 0)), ("orange", None, (1, 0)), ("blue", None, (0, 1))],
+    palisades=[((0, 1), (0, 2)), ((1, 1), (1, 2)), ((1, 0), (2, 0)), ((1, 1), (2, 1))],
+    variant=ADVANCED,
+)
+CORNER["warriors"][1]["arrows"] = 1
+CORNER["warriors"][2]["reinforced"] = True
+
+
+def test_the_reveal_applies_arrows_and_reinforcements_and_says_so(client: FlaskClient, app: Flask) -> None:
+    host, links = advanced_game(client, app, CORNER)
+    post(client, host + "/end")
+    enter(client, links["orange"], "a5", "2")
+    enter(client, links["orange"], "a4", "2")
+    enter(client, links["blue"], "b5", "3")
+    page = client.get(host).get_data(as_text=True)
+    assert "blue wins with 4 gold." in page
+    assert "<li>a4: 2, -1 arrow</li>" in page and "<li>b5: 3, +1 reinforcement</li>" in page
+    assert '<span class="side">orange</span> 3</li><li><span class="side">blue</span> 4</li>' in page
+
+
+def test_a_photo_of_an_advanced_game_is_read_with_the_game_s_characters(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_game(client, ("purple", "green"), variant=ADVANCED)
+    answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
+    assert answer.status_code == 303
+    review = client.get(answer.location).get_data(as_text=True)
+    assert 'data-player="purple"' in review and 'data-tool="reinforcement"' in review
+    assert "no character for" not in review  # the game's characters, which no photo shows
+    assert stored(app, host, 1).variant == ADVANCED
+
+
+def test_the_powers_told_follow_a_change_of_the_game_s_colours(client: FlaskClient, app: Flask) -> None:
+    host, links = advanced_game(client, app)
+    tell(client, links["purple"], "mage", cell="h1", value="4")
+    with app.test_request_context():
+        viewer = store.find_viewer(token(host))
+        assert viewer is not None
+        store.recolour(viewer.game, {"purple": "orange", "blue": "green"})
+    page = client.get(links["purple"]).get_data(as_text=True)  # the same link, now orange's
+    assert tokens_left(page) == (1, 1) and "h1, green's: <strong>4</strong>" in page
+    # The next turn's photo: the Mage may look again, not at h1, which it has seen.
+    renamed = json.loads(json.dumps(MAGE_AND_ELF).replace("purple", "orange").replace("blue", "green"))
+    put_position(app, host, renamed)
+    page = client.get(links["purple"]).get_data(as_text=True)
+    assert '<option value="f1">' in page and '<option value="h1">' not in page
+
+
+def test_a_look_the_owner_s_supply_cannot_hold_is_refused(client: FlaskClient, app: Flask) -> None:
+    _, links = advanced_game(client, app)
+    purple = links["purple"]
+    assert tell(client, purple, "mage", cell="h1", value="5").status_code == 303
+    answer = tell(client, purple, "mage", cell="f1", value="5")  # a 2-player supply has one 5
+    assert answer.status_code == 400
+    assert "blue has 1 warrior of value 5, and you know of as many already" in error_of(answer)
+    assert tokens_left(client.get(purple).get_data(as_text=True)) == (1, 1)  # nothing spent

@@ -12,10 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from phones import NARROW, ROOT, SAMPLES, VIEWPORTS, Server, Steps, box, phone
+from phones import NARROW, PORTRAIT, ROOT, SAMPLES, VIEWPORTS, Server, Steps, box, phone
 from PIL import Image
+from positions import ISSUE_GOLD
 
-from engine.board import Slot
+from engine.board import GOLD_CELLS, Slot
 from engine.check import check
 from engine.position import Position
 from webui.corrections import parse_target
@@ -32,13 +33,14 @@ POLL = 200  # ms between checks of a condition (a page in the background draws n
 
 
 def new_game(
-    host: Any, server: Server, players: tuple[str, ...], steps: Steps | None = None
+    host: Any, server: Server, players: tuple[str, ...], steps: Steps | None = None, variant: str = "armadora"
 ) -> dict[str, str]:
     """Start a game on the host's phone; each player's private link by colour."""
     host.goto(server.url + "/")
     host.select_option("select[name=count]", str(len(players)))
     for n, colour in enumerate(players, 1):
         host.select_option(f"select[name=colour{n}]", colour)
+    host.check(f"input[name=variant][value={variant}]")
     if steps:
         steps.look(host, "new-game")
     with host.expect_navigation():
@@ -411,3 +413,112 @@ def test_an_unknown_link_is_a_sentence(browser: Any, server: Server, steps: Step
     said = page.locator(".error").text_content()
     assert said[0].isupper() and said.endswith(".")
     steps.look(page, "unknown-link")
+
+
+# Four characters (the reference kit's colours): a walled corner a5 b5 a4 b4, full (b4 is gold),
+# with blue's warrior on a5 to reinforce; the rest of the board one territory.
+ADVANCED_PLAYERS = ("orange", "green", "blue", "purple")  # goblin, orc, elf, mage
+ADVANCED_BOARD = {
+    "variant": "armadora-advanced",
+    "players": list(ADVANCED_PLAYERS),
+    "gold": [{"cell": list(c), "value": v} for c, v in zip(GOLD_CELLS, ISSUE_GOLD, strict=True)],
+    "warriors": [
+        {"cell": list(cell), "player": colour, "value": None}
+        for colour, cell in (
+            ("blue", (0, 0)), ("green", (0, 1)), ("purple", (1, 0)),
+            ("orange", (2, 2)), ("orange", (2, 5)), ("green", (2, 3)), ("blue", (4, 7)), ("purple", (4, 1)),
+        )
+    ],
+    "palisades": [[[0, 1], [0, 2]], [[1, 1], [1, 2]], [[1, 0], [2, 0]], [[1, 1], [2, 1]]],
+}  # fmt: skip
+
+
+def tokens_left(page: Any) -> tuple[str, str]:
+    return str(page.text_content("#powers-left")), str(page.text_content("#reinforcements-left"))
+
+
+def test_an_advanced_game_with_one_power_of_each_kind(browser: Any, server: Server, steps: Steps) -> None:
+    host = phone(browser, PORTRAIT)
+    links = new_game(host, server, ADVANCED_PLAYERS, steps, variant="armadora-advanced")
+    game = host.url
+    assert (
+        "orange (goblin), green (orc), blue (elf), purple (mage)" in host.locator(".players").text_content()
+    )
+    server.put_position(game, ADVANCED_BOARD)
+    orange, green, blue, purple = (phone(browser, PORTRAIT) for _ in range(4))
+    for page, colour in ((orange, "orange"), (green, "green"), (blue, "blue"), (purple, "purple")):
+        page.goto(links[colour])
+    assert tokens_left(purple) == ("2", "1")
+    steps.look(purple, "mage-may-look")
+    assert purple.locator("#peek-cell option").all_text_contents() == ["a5", "c3", "f3", "h1"]  # not green's
+
+    # The Mage looks at blue's h1, which blue shows as a 3: kept on purple's page alone.
+    purple.select_option("#peek-cell", "h1")
+    purple.select_option("#peek-value", "3")
+    with purple.expect_navigation():
+        purple.click("#peek")
+    assert tokens_left(purple) == ("1", "1")
+    assert "h1, blue's: 3" in purple.locator("#looks").text_content()
+    steps.look(purple, "mage-looked")
+    for page in (blue, host):
+        page.reload()
+        assert page.locator("#looks").count() == 0 and "blue's: 3" not in page.content()
+    # ... and told to purple's suggestion, which is now for the action.
+    enter_values(purple)
+    with purple.expect_navigation():
+        purple.click("#suggest")
+    assert purple.locator("#suggestion li").count() >= 1
+    steps.look(purple, "mage-suggestion")
+
+    # The Orc's extra palisade leaves nothing on the board: green tells it.
+    with green.expect_navigation():
+        green.click("#orc-power")
+    assert tokens_left(green) == ("0", "1")
+    steps.look(green, "orc-told")
+
+    # The next photo shows the Elf's arrow on green's d3, the Goblin's face-up 2 on f3 and blue's
+    # reinforcement on a5: the reading missed them, the review's tools put them on.
+    number = server.put_position(game, ADVANCED_BOARD, confirm=False)
+    host.goto(f"{game}/positions/{number}")
+    taps = Taps(host)
+    taps.tool("arrow")
+    taps.target("d3")
+    host.wait_for_selector(f'{BOARD} g[data-target="d3"] .arrow-token')
+    taps.tool("face-up")
+    taps.target("f3")
+    host.wait_for_selector(f'{BOARD} g[data-target="f3"] .face-value')
+    taps.target("f3")
+    host.wait_for_function(
+        "sel => document.querySelector(sel)?.textContent === '2'",
+        arg=f'{BOARD} g[data-target="f3"] .face-value',
+        polling=POLL,
+    )
+    taps.tool("reinforcement")
+    taps.target("a5")
+    host.wait_for_selector(f'{BOARD} g[data-target="a5"] .reinforcement')
+    assert host.locator("#review .legal").count() == 1  # no rule broken
+    steps.look(host, "advanced-review")
+    with host.expect_navigation():
+        host.click("#confirm")
+    for page in (orange, blue):
+        page.reload()
+    assert tokens_left(orange) == ("0", "1")  # the Goblin's warrior lies face up
+    assert tokens_left(blue) == ("1", "0")  # one arrow shot, the reinforcement laid
+    assert blue.locator('#current svg.board g[data-target="f3"] .face-value').text_content() == "2"
+    steps.look(blue, "elf-after-the-turn")
+
+    # The end: everyone enters their values; the reveal applies the arrow and the reinforcement.
+    host.goto(game)
+    host.click("#end summary")
+    with host.expect_navigation():
+        host.click("#end-game")
+    for page in (orange, green, blue, purple):
+        page.reload()
+        enter_values(page)
+    host.wait_for_selector("table.score", timeout=LIVE_S)
+    explained = " ".join(host.locator("table.score .adjustments").all_text_contents())
+    assert "d3: " in explained and "-1 arrow" in explained, explained
+    assert "a5: " in explained and "+1 reinforcement" in explained, explained
+    steps.look(host, "advanced-reveal")
+    for page in (host, orange, green, blue, purple):
+        page.context.close()

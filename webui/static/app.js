@@ -277,15 +277,20 @@ function enlarge(button) {
 
 // ------------------------------------------------------------------ wiring
 
+// The new game shows a colour (and, in the advanced game, a character) for each player playing.
 function setUpNewGame() {
   const count = document.getElementById("count");
   if (!count) return;
+  const characters = document.getElementById("characters");
   const show = () => {
-    for (const label of document.querySelectorAll(".colour-choice")) {
+    for (const label of document.querySelectorAll(".colour-choice, .character-choice")) {
       label.hidden = Number(label.dataset.seat) > Number(count.value);
     }
+    const variant = document.querySelector("input[name=variant]:checked");
+    if (characters) characters.hidden = !variant || variant.value !== "armadora-advanced";
   };
   count.addEventListener("change", show);
+  for (const radio of document.querySelectorAll("input[name=variant]")) radio.addEventListener("change", show);
   show();
 }
 
