@@ -374,8 +374,13 @@ def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0) -> 
     big = cv2.resize(filled, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
     if blend_px <= 0:
         return cast(Image, np.where(mask[..., None] > 0, big, face))
-    share = cv2.GaussianBlur(mask, (0, 0), blend_px).astype(np.float32) * np.float32(1 / 255)
-    return cast(Image, cv2.blendLinear(face, big, 1 - share, share))
+    soft = cv2.GaussianBlur(mask, (0, 0), blend_px)
+    # Blend only where the fill reaches: the holes are a small part of the face.
+    near = soft > 0
+    share = soft[near].astype(np.float32)[:, None] / 255
+    out = face.copy()
+    out[near] = np.clip(face[near] * (1 - share) + big[near] * share, 0, 255).astype(np.uint8)
+    return out
 
 
 def bgr_to_rgb(bgr: npt.ArrayLike) -> RGB:
