@@ -27,6 +27,7 @@ from calibration.setup import CORNERS, Calibration, SetupError, _corner_colours,
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell
 from vision.bench.accuracy import photos_with_truth
 from vision.bench.metrics import compare
+from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.learn.improvise import _bare_lines, _recurring_groups
@@ -42,6 +43,8 @@ from vision.locate.grid import (
     locate_by_grid,
     refine_on_grid,
 )
+from vision.locate.register import art_match
+from vision.read.rectify import face_view
 from vision.read.tokens import (
     IMPROVISED_WEIGHTS,
     LEARNT_WEIGHTS,
@@ -50,7 +53,7 @@ from vision.read.tokens import (
     match_levels,
     occupied_odds,
 )
-from vision.scan import scan
+from vision.scan import SCAN_PARAMS, scan
 from vision.train.fit import warrior_data
 from vision.worlds.raster.copies import TUNING_COPIES
 from vision.worlds.raster.dataset import render_in_set
@@ -443,12 +446,39 @@ def test_a_warrior_shows_by_its_flat_back_on_busy_art_of_its_own_colour_and_flat
 
 
 @pytest.mark.slow
-def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged() -> None:
+def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     photo = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
+    tried: list[int] = []
+    real_locate = vision.scan.locate
+
+    def counted(image: np.ndarray, profile: object, first_attempt: int = 0, **options: object) -> Located:
+        tried.append(first_attempt)
+        return real_locate(image, profile, first_attempt, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.scan, "locate", counted)
     result = scan(photo.data)
     assert result.warnings[0].code == "unknown_copy"
     comparison = compare(result.position.to_json(), photo.truth)
     assert comparison.occupancy_right >= 36
+    # Its gold and grid placed it and its art is not the reference kit's: the slow feature
+    # searches, which would not find that art either, were never run.
+    assert tried == [0]
+
+
+@pytest.mark.slow
+def test_the_art_inside_the_cells_tells_the_reference_kit_from_another_copy_on_the_same_grid() -> None:
+    reference = render_photo(4_000_011, players=2, size=SIZE, quality=92, tilt_deg=15.0)
+    other = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
+    face = face_view(default_profile())
+    matches = []
+    for photo in (reference, other):
+        image = load_photo(photo.data, min_long_side=1 << 20).image
+        fit = locate_by_grid(image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
+        assert fit is not None
+        matches.append(art_match(image, fit.homography, face))
+    assert matches[0] > SCAN_PARAMS.art_match_margin > matches[1]
 
 
 @pytest.mark.slow
