@@ -36,14 +36,13 @@ from engine.position import Position
 from engine.search import suggest
 from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
-from webui import diagram, store
+from webui import diagram, jobs, store
 from webui.corrections import place, tap
 from webui.game_view import Table, colours, table
 from webui.limits import check_disk, check_rate
 from webui.photos import (
     InputError,
     checked_profile,
-    discard_photos,
     load_profile_text,
     photo_bytes,
     profile_text,
@@ -209,7 +208,8 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             error=error,
             suggestion=suggestion,
             teams=teams(viewer.game.players),
-            version=store.version(viewer),
+            reading=jobs.of_game(viewer.game),
+            version=version(viewer),
         ),
         status,
     )
@@ -227,10 +227,17 @@ def game(token: str) -> ResponseReturnValue:
     return game_page(viewer_or_404(token))
 
 
+def version(viewer: store.Viewer) -> str:
+    """The fingerprint of what this link's pages show: the game's, and where its photos being read stand
+    (a place in the queue that moves changes it, so the page updates)."""
+    progress = [(j.id, j.state, j.place, j.attempts) for j in jobs.of_game(viewer.game)]
+    return store.version(viewer, progress)
+
+
 @bp.get("/g/<token>/live")
 def live(token: str) -> ResponseReturnValue:
     """What the pages poll: a fingerprint of the game, which changes when anything they show does."""
-    return jsonify(version=store.version(viewer_or_404(token)))
+    return jsonify(version=version(viewer_or_404(token)))
 
 
 @bp.errorhandler(InputError)
@@ -249,7 +256,8 @@ def refused(error: ValueError) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/photos")
 def upload(token: str) -> ResponseReturnValue:
-    """A photo of the board: scanned into a draft to review (the same photo twice makes one)."""
+    """A photo of the board: scanned into a draft to review (the same photo twice makes one), by the
+    request itself or by a worker (:mod:`webui.taskqueue`)."""
     viewer = viewer_or_404(token)
     game = viewer.game
     if game.ended:
@@ -258,16 +266,14 @@ def upload(token: str) -> ResponseReturnValue:
     check_rate("photos_per_game", str(game.id))
     data = photo_bytes()
     check_disk(len(data))
-    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant)
-    try:
-        number = store.add_snapshot(game, scanned)
-    except BaseException:
-        discard_photos(scanned)  # refused (the game ended meanwhile): no file is kept without a row
-        raise
-    kept = store.snapshot(game, number)
-    if kept is None or kept.upload != scanned.upload:
-        discard_photos(scanned)  # the same photo made a draft before: that draft keeps its files
-    url = url_for("pages.review", token=token, number=number)
+    job = jobs.wait(jobs.submit_scan(game, data), current_app.config["JOB_WAIT_S"])
+    if job.state == "failed":
+        jobs.forget(job)  # its sender reads the sentence now: the page need not show it as well
+        raise InputError(job.message or jobs.SERVER_FAULT, job.status or 500)
+    if job.state == "done":
+        url = url_for("pages.review", token=token, number=job.number)
+    else:  # still queued or running: the game's page shows where it stands, and updates itself
+        url = url_for("pages.game", token=token)
     if wants_fragment():
         return jsonify(url=url)
     return redirect(url, 303)
@@ -322,7 +328,7 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         "foreign": foreign,
         "recolouring": changes,
         "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
-        "version": store.version(viewer),
+        "version": version(viewer),
     }
 
 
@@ -400,7 +406,8 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
     snap = snapshot_or_404(viewer, number)
     game = store.recolour(viewer.game, recolouring(viewer.game.players, snap.colours_seen))
     data = (Path(current_app.config["UPLOADS"]) / snap.upload).read_bytes()
-    store.rescan_draft(game, number, scan_for_game(data, game.id, game.profile, game.players, game.variant))
+    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant, upload=snap.upload)
+    store.rescan_draft(game, number, scanned)
     return redirect(url_for("pages.review", token=token, number=number), 303)
 
 
@@ -439,7 +446,7 @@ def enter_value(token: str) -> ResponseReturnValue:
         raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
     store.set_value(viewer, cell, int(text) if text else None)
     if wants_fragment():
-        return jsonify(version=store.version(viewer))
+        return jsonify(version=version(viewer))
     return redirect(url_for("pages.game", token=token) + "#values", 303)
 
 

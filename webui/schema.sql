@@ -1,4 +1,5 @@
--- The web page's games: one database file under the data folder, in WAL mode.
+-- The web page's games: a SQLite file under the data folder (WAL mode), or a PostgreSQL database;
+-- written in the SQL both speak (webui/db.py gives PostgreSQL its key types).
 -- Photos live beside it in uploads/; rows name their files.
 
 CREATE TABLE IF NOT EXISTS games (
@@ -55,4 +56,31 @@ CREATE TABLE IF NOT EXISTS warrior_values (
     cell TEXT NOT NULL,
     value INTEGER NOT NULL,
     PRIMARY KEY (game_id, colour, cell)
+);
+
+-- Work for the scanner and the search, done in the request (embedded) or by workers (scaled, the
+-- message on the queue names the row): a photo sent is one job until its draft is stored.
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    kind TEXT NOT NULL,               -- 'scan': a photo into a draft
+    created TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'queued',  -- queued, running, done, failed
+    photo TEXT NOT NULL DEFAULT '',   -- the photo as sent, under uploads/: kept until its draft is
+    attempts INTEGER NOT NULL DEFAULT 0,   -- how many times a worker took it (more than 1: one died)
+    worker TEXT NOT NULL DEFAULT '',  -- who took it last
+    started TEXT,
+    finished TEXT,
+    number INTEGER,                   -- the draft it made
+    status INTEGER,                   -- a failure's HTTP status, and its sentence
+    message TEXT
+);
+
+CREATE INDEX IF NOT EXISTS jobs_waiting ON jobs (state, id);
+CREATE INDEX IF NOT EXISTS jobs_of_game ON jobs (game_id, id);
+
+-- What every web process of a scaled server shares (the session key): none keeps its own.
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );

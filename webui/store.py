@@ -1,6 +1,6 @@
 """Games as the database keeps them: players' links, the photographed positions, the entered values.
 
-Every write runs in one immediate transaction (:func:`webui.db.transaction`), so
+Every write runs in one transaction that takes the writers' lock (:func:`webui.db.transaction`), so
 that two players entering values at the same moment both land, and a check of
 what is left of a supply cannot race the write it guards.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -18,7 +17,7 @@ from typing import Any, cast
 from engine.board import Cell
 from engine.position import Position
 from engine.supply import supply_for
-from webui.db import get_db, transaction
+from webui.db import Database, Row, get_db, transaction
 from webui.visibility import revealed, unused_values
 
 #: Bytes of randomness in a link: 24 bytes are 192 bits, well over the 128 asked for.
@@ -49,7 +48,7 @@ class Game:
     ended: str | None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Game:
+    def from_row(cls, row: Row) -> Game:
         return cls(
             row["id"],
             row["host_token"],
@@ -91,7 +90,7 @@ class Snapshot:
     redo_steps: int = 0
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Snapshot:
+    def from_row(cls, row: Row) -> Snapshot:
         history = json.loads(row["history"])
         return cls(
             row["id"],
@@ -130,11 +129,11 @@ def create_game(variant: str, players: tuple[str, ...], profile: str | None) -> 
     supply_for(len(players))  # 2 to 4 players, or ValueError
     host = new_token()
     with transaction() as db:
-        cursor = db.execute(
-            "INSERT INTO games (host_token, created, variant, players, profile) VALUES (?, ?, ?, ?, ?)",
+        game_id = db.execute(
+            "INSERT INTO games (host_token, created, variant, players, profile) VALUES (?, ?, ?, ?, ?) "
+            "RETURNING id",
             (host, now(), variant, json.dumps(list(players)), profile),
-        )
-        game_id = cursor.lastrowid
+        ).fetchone()[0]
         db.executemany(
             "INSERT INTO seats (token, game_id, colour) VALUES (?, ?, ?)",
             [(new_token(), game_id, colour) for colour in players],
@@ -155,6 +154,11 @@ def find_viewer(token: str) -> Viewer | None:
         return None
     row = db.execute("SELECT * FROM games WHERE id = ?", (seat["game_id"],)).fetchone()
     return Viewer(Game.from_row(row), token, seat["colour"])
+
+
+def find_game(game_id: int) -> Game | None:
+    row = get_db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return None if row is None else Game.from_row(row)
 
 
 def reload(game: Game) -> Game:
@@ -241,7 +245,7 @@ def current(game: Game) -> Snapshot | None:
     return confirmed[-1] if confirmed else None
 
 
-def _draft_row(db: sqlite3.Connection, game: Game, number: int) -> sqlite3.Row:
+def _draft_row(db: Database, game: Game, number: int) -> Row:
     """A draft's row, to change it; GameError when it is gone or in the timeline already."""
     row = db.execute(
         "SELECT * FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL", (game.id, number)
@@ -252,7 +256,7 @@ def _draft_row(db: sqlite3.Connection, game: Game, number: int) -> sqlite3.Row:
         raise GameError("this position is in the timeline already and can no longer change")
     if _ended(db, game):
         raise GameError("the game has ended: its photos can no longer change")
-    return cast(sqlite3.Row, row)
+    return cast(Row, row)
 
 
 def save_correction(game: Game, number: int, position: Position, touched: str) -> None:
@@ -381,7 +385,8 @@ def cached_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int]) -> dic
 def keep_suggestion(snap: Snapshot, colour: str, hand: dict[Cell, int], document: dict[str, Any]) -> None:
     with transaction() as db:
         db.execute(
-            "INSERT OR REPLACE INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?)",
+            "INSERT INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (position_id, colour, hand) DO UPDATE SET document = excluded.document",
             (snap.id, colour, _hand_key(hand), json.dumps(document)),
         )
 
@@ -390,10 +395,11 @@ def _hand_key(hand: dict[Cell, int]) -> str:
     return json.dumps(sorted((cell.name, value) for cell, value in hand.items()))
 
 
-def version(viewer: Viewer) -> str:
+def version(viewer: Viewer, also: Any = ()) -> str:
     """A fingerprint of everything this link's pages show: it changes when any of it changes.
 
-    Of the values it takes only how many each player has entered, and the viewer's own."""
+    Of the values it takes only how many each player has entered, and the viewer's own; ``also`` is
+    more of what the pages show (JSON), from outside the store's game tables."""
     db = get_db()
     game = reload(viewer.game)
     rows = db.execute(
@@ -411,6 +417,7 @@ def version(viewer: Viewer) -> str:
         [tuple(row) for row in rows],
         sorted(tuple(row) for row in counts),
         mine,
+        also,
     ]
     return hashlib.sha256(json.dumps(state).encode()).hexdigest()[:16]
 
@@ -479,10 +486,11 @@ def set_value(viewer: Viewer, cell: Cell, value: int | None) -> None:
         if value not in unused_values(snap.position, colour, mine):
             raise GameError(f"your supply has no warrior of value {value} left")
         db.execute(
-            "INSERT OR REPLACE INTO warrior_values (game_id, colour, cell, value) VALUES (?, ?, ?, ?)",
+            "INSERT INTO warrior_values (game_id, colour, cell, value) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, colour, cell) DO UPDATE SET value = excluded.value",
             (game.id, colour, cell.name, value),
         )
 
 
-def _ended(db: sqlite3.Connection, game: Game) -> bool:
+def _ended(db: Database, game: Game) -> bool:
     return db.execute("SELECT ended FROM games WHERE id = ?", (game.id,)).fetchone()["ended"] is not None

@@ -1136,20 +1136,20 @@ def kept_uploads(app: Flask) -> list[Path]:
 def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from webui import pages
+    from webui import jobs
 
     host = new_game(client, ("purple", "green"))
     put_position(app, host, document(("purple", "green")))
-    real = pages.scan_for_game
+    real = jobs.scan_for_game
 
-    def scan_then_end(*args: Any) -> store.Scanned:
-        scanned = real(*args)  # the photo's files are written: now the host ends the game
+    def scan_then_end(*args: Any, **kwargs: Any) -> store.Scanned:
+        scanned = real(*args, **kwargs)  # the photo's files are written: now the host ends the game
         viewer = store.find_viewer(token(host))
         assert viewer is not None
         store.end_game(viewer.game)
         return scanned
 
-    monkeypatch.setattr(pages, "scan_for_game", scan_then_end)
+    monkeypatch.setattr(jobs, "scan_for_game", scan_then_end)
     answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
     assert answer.status_code == 409 and "the game has ended" in error_of(answer)
     assert kept_uploads(app) == []
