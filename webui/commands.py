@@ -1,8 +1,10 @@
-"""The web page's subcommands of ``armadora``: ``serve``, ``admin usage|prune`` and ``bench serve``."""
+"""The web page's subcommands of ``armadora``: ``serve``, ``worker``, ``admin`` and ``bench serve``."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +29,46 @@ def register(subparsers: Any) -> None:
         help="the address players' links start with, as phones reach the server (behind a proxy, say); "
         "default: the address printed at start",
     )
+    add_backends(parser)
     parser.set_defaults(run=_run_serve)
 
+    summary = "run the scaled server's scans on this machine (a Celery worker on the --queue)"
+    worker = subparsers.add_parser("worker", help=summary, description=summary)
+    worker.add_argument(
+        "--data", type=Path, metavar="DIR", help="the data folder, for a SQLite store on this machine"
+    )
+    worker.add_argument(
+        "--processes",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="jobs run at once, one process each (default: one per core)",
+    )
+    add_backends(worker)
+    worker.set_defaults(run=_run_worker)
+
     register_admin(subparsers)
+
+
+def add_backends(parser: argparse.ArgumentParser) -> None:
+    """The scaled server's options: without them, the embedded server."""
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="the store: postgresql://USER@HOST[:PORT]/DB (default: a SQLite file in the data folder)",
+    )
+    parser.add_argument(
+        "--queue",
+        metavar="URL",
+        help="the job queue, redis://HOST:PORT/N: photos are read by `armadora worker`s on it "
+        "(default: by the server itself)",
+    )
+    parser.add_argument(
+        "--photos",
+        type=Path,
+        metavar="DIR",
+        help="the photos' folder, shared by every server and worker (default: uploads/ in the data folder)",
+    )
 
 
 def register_admin(subparsers: Any) -> None:
@@ -61,10 +100,28 @@ def register_bench(bench_subparsers: Any) -> None:
     parser.set_defaults(run=_run_bench)
 
 
+def _backends(args: argparse.Namespace, command: str) -> Any:
+    from webui.backends import BackendError, Backends
+
+    try:
+        return Backends(args.data, args.database, args.queue, args.photos)
+    except BackendError as error:
+        print(f"armadora {command}: {error}", file=sys.stderr)
+        return None
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     from webui.serve import serve  # Flask and waitress only for this command
 
-    return serve(args.host, args.port, args.data, args.public_url)
+    backends = _backends(args, "serve")
+    return 2 if backends is None else serve(args.host, args.port, backends, args.public_url)
+
+
+def _run_worker(args: argparse.Namespace) -> int:
+    from webui.worker import main
+
+    backends = _backends(args, "worker")
+    return 2 if backends is None else main(backends, args.processes)
 
 
 def _run_admin(args: argparse.Namespace) -> int:
