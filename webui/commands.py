@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
     register_admin(subparsers)
 
 
-def add_backends(parser: argparse.ArgumentParser) -> None:
+def add_backends(parser: argparse.ArgumentParser, queue: bool = True) -> None:
     """The scaled server's options: without them, the embedded server."""
     parser.add_argument(
         "--database",
@@ -58,16 +58,19 @@ def add_backends(parser: argparse.ArgumentParser) -> None:
         help="the store: postgresql://USER@HOST[:PORT]/DB (default: a SQLite file in the data folder)",
     )
     parser.add_argument(
-        "--queue",
-        metavar="URL",
-        help="the job queue, redis://HOST:PORT/N: photos are read by `armadora worker`s on it "
-        "(default: by the server itself)",
-    )
-    parser.add_argument(
         "--photos",
         type=Path,
         metavar="DIR",
         help="the photos' folder, shared by every server and worker (default: uploads/ in the data folder)",
+    )
+    if not queue:
+        parser.set_defaults(queue=None)
+        return
+    parser.add_argument(
+        "--queue",
+        metavar="URL",
+        help="the job queue, redis://HOST:PORT/N: photos are read by `armadora worker`s on it "
+        "(default: by the server itself)",
     )
 
 
@@ -79,11 +82,13 @@ def register_admin(subparsers: Any) -> None:
     data_help = "the server's data folder (default: the Flask instance folder)"
     usage = what.add_parser("usage", help="games, drafts and bytes on disk, as JSON")
     usage.add_argument("--data", type=Path, metavar="DIR", help=data_help)
+    add_backends(usage, queue=False)
     usage.set_defaults(run=_run_admin)
     prune = what.add_parser("prune", help="set aside old drafts and remove idle games, with their photos")
     prune.add_argument("--data", type=Path, metavar="DIR", help=data_help)
     prune.add_argument("--drafts-days", type=float, metavar="N", help="drafts not confirmed in N days go")
     prune.add_argument("--games-days", type=float, metavar="N", help="games idle for N days go, whole")
+    add_backends(prune, queue=False)
     prune.set_defaults(run=_run_admin)
 
 
@@ -128,9 +133,16 @@ def _run_admin(args: argparse.Namespace) -> int:
     import json
 
     from webui import upkeep
-    from webui.app import create_app
+    from webui.backends import BackendError, make_app
 
-    app = create_app({} if args.data is None else {"DATA_DIR": str(args.data)})
+    backends = _backends(args, "admin")
+    if backends is None:
+        return 2
+    try:
+        app = make_app(backends)
+    except BackendError as error:
+        print(f"armadora admin: {error}", file=sys.stderr)
+        return 1
     with app.app_context():
         if args.admin == "usage":
             result = upkeep.usage()

@@ -102,11 +102,15 @@ def folder_bytes(folder: Path) -> int:
 
 
 def check_disk(incoming: int) -> None:
-    """InputError (507) when ``incoming`` more bytes would take the data folder past its budget."""
+    """InputError (507) when ``incoming`` more bytes would take the data folder and the photos' folder
+    past their budget."""
     budget_mb = current_app.config.get("DISK_BUDGET_MB", DISK_BUDGET_MB)
     if budget_mb is None:
         return
-    used = folder_bytes(Path(current_app.config["DATA_DIR"]))
+    data, uploads = Path(current_app.config["DATA_DIR"]), Path(current_app.config["UPLOADS"])
+    used = folder_bytes(data)
+    if not uploads.resolve().is_relative_to(data.resolve()):
+        used += folder_bytes(uploads)  # a shared photos' folder (--photos) counts as well
     if used + incoming > budget_mb * 1024 * 1024:
         raise InputError(
             f"the server's storage is full (its budget is {budget_mb} MB): no more photos can be kept "

@@ -20,13 +20,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from positions import document
+from stores import embedded_only, make_app, store_args
 from werkzeug.test import TestResponse
 
 from calibration.profile import default_profile
 from engine.board import Cell
 from engine.position import Position, Warrior
 from webui import store
-from webui.app import create_app
 from webui.cli import main
 from webui.photos import MAX_UPLOAD_MB
 
@@ -52,7 +52,7 @@ SMALL_GAME = document(
 
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "SUGGEST_SECONDS": 0.2})
+    return make_app({"DATA_DIR": str(tmp_path / "data"), "SUGGEST_SECONDS": 0.2})
 
 
 @pytest.fixture
@@ -675,7 +675,7 @@ def test_two_players_entering_values_at_the_same_moment_both_land(client: FlaskC
 
 def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> None:
     config = {"DATA_DIR": str(tmp_path / "data")}
-    first = create_app(config)
+    first = make_app(config)
     client = first.test_client()
     host = new_game(client, ("purple", "green"))
     send_photo(client, host, BOARD_PHOTO.read_bytes())
@@ -686,7 +686,7 @@ def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> No
     enter(client, links["purple"], purple_cell, "3")
     before = client.get(host).get_data(as_text=True)
 
-    again = create_app(config).test_client()  # a new process would see the same
+    again = make_app(config).test_client()  # a new process would see the same
     after = again.get(host).get_data(as_text=True)
     assert re.sub(r'content="[^"]+"|value="[^"]{20,}"', "", after) == re.sub(
         r'content="[^"]+"|value="[^"]{20,}"', "", before
@@ -856,6 +856,7 @@ def test_the_start_up_line_gives_an_address_a_phone_can_open(monkeypatch: pytest
     assert serve.address_to_open("0.0.0.0", 8000) == "http://192.168.1.20:8000/"
 
 
+@embedded_only
 def test_the_database_is_in_wal_mode(app: Flask) -> None:
     import sqlite3
 
@@ -1061,17 +1062,18 @@ def test_numbers_past_what_the_database_holds_are_404s(client: FlaskClient, app:
 
 
 def test_links_come_from_the_configured_address_never_the_host_header(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
     client = app.test_client()
     host = new_game(client)
     page = client.get(host, headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in page
     assert re.findall(r'href="(https://table\.example:8443/g/[\w-]+)"', page)
-    unset = create_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
+    unset = make_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
     page = unset.get(new_game(unset), headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in page and "http://localhost/g/" in page
 
 
+@embedded_only
 def test_the_database_and_the_data_folder_are_private(app: Flask) -> None:
     assert Path(app.config["DATA_DIR"]).stat().st_mode & 0o777 == 0o700
     assert Path(app.config["DATABASE"]).stat().st_mode & 0o777 == 0o600
@@ -1133,6 +1135,7 @@ def kept_uploads(app: Flask) -> list[Path]:
     return sorted(Path(app.config["UPLOADS"]).rglob("*.*"))
 
 
+@embedded_only  # the race is staged by a monkeypatch, which a worker's process does not see
 def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1204,14 +1207,14 @@ def test_photos_to_one_game_are_limited(tmp_path: Path) -> None:
     from webui.limits import Limit
 
     limits = {"photos_per_game": Limit(2, 600, "photos sent to this game")}
-    client = create_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
+    client = make_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
     host = new_game(client)
     assert [send_photo(client, host, b"not a photo").status_code for _ in range(3)] == [400, 400, 429]
     assert "too many photos sent to this game" in error_of(send_photo(client, host, b"not a photo"))
 
 
 def test_a_full_disk_budget_refuses_a_photo_with_a_sentence(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
     client = app.test_client()
     host = new_game(client, ("purple", "green"))
     answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
@@ -1239,14 +1242,14 @@ def test_admin_prune_removes_old_drafts_and_idle_games_and_usage_counts_them(
             "UPDATE games SET created = '2099-01-01T00:00:00+00:00' WHERE host_token = ?", (token(recent),)
         )
     data = app.config["DATA_DIR"]
-    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    usage = admin_json(["admin", "usage", "--data", data, *store_args()], capsys)
     assert (usage["games"], usage["drafts"], usage["positions_confirmed"]) == (2, 1, 1)
     pruned = admin_json(
-        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30"], capsys
+        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30", *store_args()], capsys
     )
     assert pruned == {"drafts": 1, "games": 1}
     assert client.get(old).status_code == 404 and client.get(recent).status_code == 200
-    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    usage = admin_json(["admin", "usage", "--data", data, *store_args()], capsys)
     assert (usage["games"], usage["drafts"]) == (1, 0)
 
 
@@ -1259,7 +1262,7 @@ def test_a_photo_padded_with_zeros_is_kept_without_its_padding(client: FlaskClie
 
 
 def test_configured_expiry_prunes_abandoned_drafts_on_its_own(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
     client = app.test_client()
     host = new_game(client)
     draft = put_position(app, host, SMALL_GAME, confirm=False)
