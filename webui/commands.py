@@ -98,6 +98,21 @@ def register_bench(bench_subparsers: Any) -> None:
     parser = bench_subparsers.add_parser("serve", help=summary, description=summary)
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients (default 20)")
     parser.add_argument(
+        "--tables",
+        type=int,
+        metavar="N",
+        help="instead: N tables at once on the scaled server (a game each: a photo, its review, a "
+        "confirm), against each count of --workers; needs --database and --queue",
+    )
+    parser.add_argument(
+        "--workers",
+        default="1,2,4",
+        metavar="N,N,...",
+        help="with --tables: the counts of worker processes to run against, in turn (default 1,2,4)",
+    )
+    parser.add_argument("--database", metavar="URL", help="with --tables: the store (postgresql://...)")
+    parser.add_argument("--queue", metavar="URL", help="with --tables: the queue (redis://...)")
+    parser.add_argument(
         "--photo",
         type=Path,
         help="photo to send, scaled to 12 megapixels (default: the first sample photo)",
@@ -156,6 +171,18 @@ def _run_admin(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    if args.tables is not None:
+        from webui import tablerun
+
+        try:
+            workers = [int(n) for n in args.workers.split(",")]
+        except ValueError:
+            print(
+                f"armadora bench serve: --workers takes counts like 1,2,4, not {args.workers!r}",
+                file=sys.stderr,
+            )
+            return 2
+        return tablerun.main(args.tables, workers, args.database, args.queue, args.photo)
     from webui.loadrun import main
 
     return main(args.clients, args.photo)

@@ -45,12 +45,13 @@ def make_server(
     threads: int = THREADS,
     public_url: str | None = None,
     backends: Backends | None = None,
+    app: Any = None,
 ) -> Any:
     """A waitress server for the app, bound (port 0 picks a free one) but not yet running; on the
-    embedded store in ``data`` unless ``backends`` say otherwise.
+    embedded store in ``data`` unless ``backends`` say otherwise (or for ``app``, made already).
 
     Players' links are made from ``public_url``, by default the address a phone should open."""
-    app = make_app(backends or Backends(data))
+    app = app or make_app(backends or Backends(data))
     # Flask refuses a body over MAX_CONTENT_LENGTH with a sentence; waitress's own, larger limit only
     # stops a body too large to be worth reading at all.
     server = create_server(
