@@ -1,4 +1,5 @@
-"""Jobs: the scans of photos sent to a game, kept in the store while they wait, run and end.
+"""Jobs: the scans of photos, the calibrations from setup photos and the suggestions, kept in the store
+while they wait, run and end.
 
 A photo sent is kept on disk and becomes a row of ``jobs`` before any scanning; whoever runs the
 job (the request itself in the embedded server, a worker on any machine in the scaled one: see
@@ -8,16 +9,22 @@ alone, the web process keeps nothing, and a worker that dies mid-scan loses neit
 queue gives it to another: the row counts the attempts) nor the photo (removed only when the job
 fails, or when a draft of the same photo keeps its own).
 
-Running a job twice is harmless: the files are rewritten whole under the same names, and a
-draft of the same photo is stored once (:func:`webui.store.add_snapshot`).
+Running a job twice is harmless: the files are rewritten whole under the same names, a draft
+of the same photo is stored once (:func:`webui.store.add_snapshot`), and a suggestion is kept
+under its position and hand. What each kind does is in :data:`RUNNERS`: a scan here, a
+calibration in :mod:`webui.calibrations`, a suggestion in :mod:`webui.suggestions`.
 """
 
 from __future__ import annotations
 
+import importlib
+import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask import current_app
 
@@ -38,14 +45,16 @@ SERVER_FAULT = (
 @dataclass(frozen=True)
 class Job:
     id: int
-    game_id: int
+    game_id: int | None
     kind: str
     created: str
     state: str  # queued, running, done, failed
     photo: str
+    argument: dict[str, Any]
     attempts: int
     worker: str
     number: int | None  # the draft it made
+    result: str | None  # what else it made
     status: int | None  # a failure's HTTP status
     message: str | None  # a failure's sentence
     place: int = 0  # while queued: 1 for the next job a worker takes
@@ -59,9 +68,11 @@ class Job:
             row["created"],
             row["state"],
             row["photo"],
+            json.loads(row["argument"]),
             row["attempts"],
             row["worker"],
             row["number"],
+            row["result"],
             row["status"],
             row["message"],
             place,
@@ -85,29 +96,39 @@ def place(row: Row) -> int:
     return int(ahead.fetchone()[0]) + 1
 
 
-def submit_scan(game: store.Game, data: bytes) -> Job:
-    """Keep the photo, record its scan as a job and hand it to the app's queue (which may run it at
-    once); the job as it stands then."""
+def submit(
+    kind: str, game: store.Game | None, photo: str = "", argument: dict[str, Any] | None = None
+) -> Job:
+    """Record a job and hand it to the app's queue (which may run it at once); the job as it stands
+    then. A photo it names is removed if it cannot be recorded."""
     from webui.taskqueue import queue_of  # the queue needs this module's run()
 
-    photo = keep_upload(game.id, data)
     try:
         with transaction() as db:
-            if store.reload(game).ended:
-                raise store.GameError("the game has ended: no more photos")
+            if game is not None and store.reload(game).ended:
+                raise store.GameError("the game has ended")
             job_id = int(
                 db.execute(
-                    "INSERT INTO jobs (game_id, kind, created, photo) VALUES (?, 'scan', ?, ?) RETURNING id",
-                    (game.id, store.now(), photo),
+                    "INSERT INTO jobs (game_id, kind, created, photo, argument) VALUES (?, ?, ?, ?, ?) "
+                    "RETURNING id",
+                    (None if game is None else game.id, kind, store.now(), photo, json.dumps(argument or {})),
                 ).fetchone()[0]
             )
     except BaseException:
-        discard_upload(photo)
+        if photo:
+            discard_upload(photo)
         raise
     queue_of(current_app).send(job_id)
     found = find(job_id)
     assert found is not None
     return found
+
+
+def submit_scan(game: store.Game, data: bytes) -> Job:
+    """Keep the photo and queue its scan into a draft of ``game``."""
+    if game.ended:
+        raise store.GameError("the game has ended: no more photos")
+    return submit("scan", game, keep_upload(game.id, data))
 
 
 def claim(job_id: int, worker: str) -> Job | None:
@@ -125,11 +146,20 @@ def claim(job_id: int, worker: str) -> Job | None:
     return find(job_id)
 
 
-def finish(job: Job, number: int) -> None:
+@dataclass(frozen=True)
+class Outcome:
+    """What a job made: a draft's number, or a text (a profile), or nothing but its effect."""
+
+    number: int | None = None
+    result: str | None = None
+
+
+def finish(job: Job, outcome: Outcome) -> None:
     with transaction() as db:
         db.execute(
-            "UPDATE jobs SET state = 'done', number = ?, finished = ? WHERE id = ? AND state != 'done'",
-            (number, store.now(), job.id),
+            "UPDATE jobs SET state = 'done', number = ?, result = ?, finished = ? "
+            "WHERE id = ? AND state != 'done'",
+            (outcome.number, outcome.result, store.now(), job.id),
         )
 
 
@@ -151,7 +181,7 @@ def run(job_id: int, worker: str) -> None:
     if job is None:
         return
     try:
-        number = scan_into_draft(job)
+        outcome = runner(job.kind)(job)
     except InputError as error:
         fail(job.id, str(error), error.status)
         discard_upload(job.photo)
@@ -163,22 +193,42 @@ def run(job_id: int, worker: str) -> None:
     except Exception:
         fail(job.id, SERVER_FAULT, 500)
         raise
-    finish(job, number)
+    finish(job, outcome)
 
 
-def scan_into_draft(job: Job) -> int:
+#: What each kind of job does: ``module:function``, imported when a job of the kind first runs
+#: (they use what uses this module).
+RUNNERS = {
+    "scan": "webui.jobs:scan_into_draft",
+    "calibrate": "webui.calibrations:learn_profile",
+    "suggest": "webui.suggestions:search",
+}
+
+
+def runner(kind: str) -> Callable[[Job], Outcome]:
+    module, name = RUNNERS[kind].split(":")
+    function: Callable[[Job], Outcome] = getattr(importlib.import_module(module), name)
+    return function
+
+
+def scan_into_draft(job: Job) -> Outcome:
     """Scan the job's photo into a draft of its game (the draft kept of the same photo, if any): its
     number."""
-    game = store.find_game(job.game_id)
-    if game is None:
-        raise store.GameError("this game is gone (it was removed as abandoned)")
+    game = game_of(job)
     data = (Path(current_app.config["UPLOADS"]) / job.photo).read_bytes()
     scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant, upload=job.photo)
     number = store.add_snapshot(game, scanned)
     kept = store.snapshot(game, number)
     if kept is None or kept.upload != scanned.upload:
         discard_photos(scanned)  # the same photo made a draft before: that draft keeps its files
-    return number
+    return Outcome(number=number)
+
+
+def game_of(job: Job) -> store.Game:
+    game = None if job.game_id is None else store.find_game(job.game_id)
+    if game is None:
+        raise store.GameError("this game is gone (it was removed as abandoned)")
+    return game
 
 
 def wait(job: Job, seconds: float) -> Job:
@@ -193,21 +243,29 @@ def wait(job: Job, seconds: float) -> Job:
 
 
 def forget(job: Job) -> None:
-    """Remove a failed job whose sentence its sender was given in answer: the page need not show it."""
+    """Remove a failed job whose sentence its sender was given in answer (the page need not show it),
+    or a done calibration whose profile its game took."""
     with transaction() as db:
-        db.execute("DELETE FROM jobs WHERE id = ? AND state = 'failed'", (job.id,))
+        db.execute("DELETE FROM jobs WHERE id = ? AND (state = 'failed' OR game_id IS NULL)", (job.id,))
+
+
+def raise_failure(job: Job) -> None:
+    """A failed job's sentence as the refusal its sender gets (the job then forgotten)."""
+    if job.state == "failed":
+        forget(job)
+        raise InputError(job.message or SERVER_FAULT, job.status or 500)
 
 
 def of_game(game: store.Game) -> list[Job]:
-    """What a game's page shows of its jobs: those waiting or running, with their place, and those that
-    failed since the game's last photo was read."""
+    """What a game's pages show of its jobs: those waiting or running, with their place, and those that
+    failed since the last of their kind was done."""
     rows = (
         get_db()
         .execute(
-            "SELECT * FROM jobs WHERE game_id = ? AND (state IN ('queued', 'running') OR (state = 'failed' "
-            "AND id > COALESCE((SELECT MAX(id) FROM jobs WHERE game_id = ? AND state = 'done'), 0))) "
-            "ORDER BY id",
-            (game.id, game.id),
+            "SELECT * FROM jobs j WHERE j.game_id = ? AND (j.state IN ('queued', 'running') OR "
+            "(j.state = 'failed' AND j.id > COALESCE((SELECT MAX(d.id) FROM jobs d "
+            "WHERE d.game_id = j.game_id AND d.kind = j.kind AND d.state = 'done'), 0))) ORDER BY j.id",
+            (game.id,),
         )
         .fetchall()
     )

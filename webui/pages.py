@@ -6,8 +6,6 @@ no game has is a 404. Form posts are checked for the CSRF token (:mod:`webui.csr
 
 from __future__ import annotations
 
-import json
-import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,22 +25,16 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-import calibration.setup
-from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
-from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import Position
-from engine.search import suggest
-from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
-from webui import diagram, jobs, store
+from webui import calibrations, diagram, jobs, store, suggestions
 from webui.corrections import place, tap
-from webui.game_view import Table, colours, table
+from webui.game_view import colours, table
 from webui.limits import check_disk, check_rate
 from webui.photos import (
     InputError,
-    checked_profile,
     load_profile_text,
     photo_bytes,
     profile_text,
@@ -54,8 +46,6 @@ bp = Blueprint("pages", __name__)
 VARIANT_CHOICES = ("armadora", "nuggets")
 #: What the values form takes, as typed (``str.isdigit`` also takes "²", which ``int`` refuses).
 WARRIOR_VALUES = ("1", "2", "3", "4", "5")
-# The search's arrays are shared by the threads of one process: one suggestion at a time.
-_SEARCH_LOCK = threading.Lock()
 
 
 def viewer_or_404(token: str) -> store.Viewer:
@@ -134,11 +124,7 @@ def chosen_profile(players: tuple[str, ...]) -> str | None:
     text = profile_text(players)
     setup = request.files.get("setup_photo")
     if text is None and setup is not None and setup.filename:
-        try:
-            learnt = calibration.setup.calibrate(setup.read(), players=players)
-        except (SetupError, PhotoError) as error:
-            raise InputError(f"the setup photo could not be used: {error}") from None
-        text = checked_profile(json.dumps(learnt.profile.to_json()), players)
+        text = calibrations.learnt_profile(setup.read(), players)
     return text
 
 
@@ -175,6 +161,7 @@ def qr_svg(url: str) -> Markup:
 
 def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     t = table(viewer)
+    shown = shown_jobs(viewer)
     palette = colours(viewer.game)
     links = []
     if viewer.colour is None:  # only the host's page lists the players' links
@@ -208,7 +195,8 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             error=error,
             suggestion=suggestion,
             teams=teams(viewer.game.players),
-            reading=jobs.of_game(viewer.game),
+            reading=[j for j in shown if j.kind == "scan"],
+            searching=next((j for j in shown if j.kind == "suggest"), None),
             version=version(viewer),
         ),
         status,
@@ -227,10 +215,19 @@ def game(token: str) -> ResponseReturnValue:
     return game_page(viewer_or_404(token))
 
 
+def shown_jobs(viewer: store.Viewer) -> list[jobs.Job]:
+    """The game's jobs this link's page shows: the photos being read, and the player's own suggestion."""
+    return [
+        j
+        for j in jobs.of_game(viewer.game)
+        if j.kind == "scan" or (j.kind == "suggest" and j.argument.get("token") == viewer.token)
+    ]
+
+
 def version(viewer: store.Viewer) -> str:
-    """The fingerprint of what this link's pages show: the game's, and where its photos being read stand
-    (a place in the queue that moves changes it, so the page updates)."""
-    progress = [(j.id, j.state, j.place, j.attempts) for j in jobs.of_game(viewer.game)]
+    """The fingerprint of what this link's pages show: the game's, and where its jobs stand (a place in
+    the queue that moves changes it, so the page updates)."""
+    progress = [(j.id, j.state, j.place, j.attempts) for j in shown_jobs(viewer)]
     return store.version(viewer, progress)
 
 
@@ -452,31 +449,7 @@ def enter_value(token: str) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/suggest")
 def suggestion(token: str) -> ResponseReturnValue:
-    """The search's best moves for this link's player, from the position with their own values."""
-    viewer = viewer_or_404(token)
-    if viewer.colour is None:
-        raise InputError("suggestions are for players, on their own link")
-    t: Table = table(viewer)
-    if t.position is None:
-        raise InputError("confirm a photographed position first")
-    if t.ended:
-        raise InputError("the game has ended")
-    try:
-        view = Knowledge.from_position(t.position, viewer.colour)
-    except KnowledgeError as error:
-        raise InputError(f"no suggestion: {error}") from None
-    assert t.current is not None
-    if store.cached_suggestion(t.current, viewer.colour, t.mine) is None:
-        with _SEARCH_LOCK:
-            found = suggest(view, current_app.config["SUGGEST_SECONDS"])
-        store.keep_suggestion(t.current, viewer.colour, t.mine, ranked(found.to_json()))
+    """The search's best moves for this link's player, from the position with their own values: found
+    in the request, or by a worker while the page says it is under way."""
+    suggestions.ask(viewer_or_404(token))
     return redirect(url_for("pages.game", token=token) + "#suggestion", 303)
-
-
-def ranked(found: dict[str, Any]) -> dict[str, Any]:
-    """The search's answer with its moves best chance first, the first being the one drawn.
-
-    >>> [m["win"] for m in ranked({"moves": [{"win": 0.6}, {"win": 0.7}]})["moves"]]
-    [0.7, 0.6]
-    """
-    return {**found, "moves": sorted(found["moves"], key=lambda m: -float(m["win"]))}

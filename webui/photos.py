@@ -210,9 +210,9 @@ def uploads_folder() -> Path:
     return Path(current_app.config["UPLOADS"])
 
 
-def keep_upload(game_id: int, data: bytes) -> str:
-    """Write the photo as sent (without a JPEG's padding) under a new name; its name under the uploads
-    folder."""
+def keep_upload(game_id: int | str, data: bytes) -> str:
+    """Write the photo as sent (without a JPEG's padding) under a new name in the folder of its game
+    (or of setup photos); its name under the uploads folder."""
     folder = uploads_folder() / str(game_id)
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{game_id}/{secrets.token_hex(8)}.upload"

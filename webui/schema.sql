@@ -58,20 +58,23 @@ CREATE TABLE IF NOT EXISTS warrior_values (
     PRIMARY KEY (game_id, colour, cell)
 );
 
--- Work for the scanner and the search, done in the request (embedded) or by workers (scaled, the
--- message on the queue names the row): a photo sent is one job until its draft is stored.
+-- Work for the scanner, the calibration and the search, done in the request (embedded) or by
+-- workers (scaled: the message on the queue names the row). A photo sent is one job until its
+-- draft is stored; a setup photo until its profile is learnt; a player's question until its answer.
 CREATE TABLE IF NOT EXISTS jobs (
     id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    kind TEXT NOT NULL,               -- 'scan': a photo into a draft
+    game_id INTEGER REFERENCES games (id),  -- NULL for a setup photo: its game is made after
+    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest'
     created TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'queued',  -- queued, running, done, failed
     photo TEXT NOT NULL DEFAULT '',   -- the photo as sent, under uploads/: kept until its draft is
+    argument TEXT NOT NULL DEFAULT '{}',   -- JSON: what else the job needs (players, a link)
     attempts INTEGER NOT NULL DEFAULT 0,   -- how many times a worker took it (more than 1: one died)
     worker TEXT NOT NULL DEFAULT '',  -- who took it last
     started TEXT,
     finished TEXT,
     number INTEGER,                   -- the draft it made
+    result TEXT,                      -- what else it made (a profile's JSON)
     status INTEGER,                   -- a failure's HTTP status, and its sentence
     message TEXT
 );
