@@ -50,6 +50,9 @@ def main(backends: Backends, processes: int) -> int:
     except BackendError as error:
         print(f"armadora worker: {error}", file=sys.stderr)
         return 1
+    from engine.search import prepare
+
+    prepare()  # compile the search's kernel before the first job, once for the processes forked after
     # A name of its own for each worker, so several on one machine are told apart on the pages.
     name = f"armadora-{os.getpid()}@{socket.gethostname()}"
     celery.worker_main(

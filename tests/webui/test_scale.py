@@ -21,7 +21,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from stores import DATABASE, QUEUE, make_app, needs_queue, start_worker, wait_ready
-from test_web import BOARD_PHOTO, new_game, send_photo, token
+from test_web import (
+    BOARD_PHOTO,
+    SMALL_GAME,
+    enter,
+    new_game,
+    player_links,
+    post,
+    put_position,
+    send_photo,
+    token,
+)
 
 from webui import jobs, store
 from webui.backends import BackendError, Backends
@@ -180,6 +190,28 @@ def test_a_worker_killed_mid_scan_loses_no_job_and_no_photo(scaled: Scaled) -> N
     review = scaled.client.get(host + "/positions/1")
     assert review.status_code == 200 and 'data-player="purple"' in review.get_data(as_text=True)
     assert scaled.client.get(host + "/photos/1.jpg").data[:2] == b"\xff\xd8"
+
+
+def test_a_suggestion_waits_in_the_queue_on_its_players_page_only(scaled: Scaled) -> None:
+    host = new_game(scaled.client)
+    put_position(scaled.app, host, SMALL_GAME)
+    orange = player_links(scaled.client, host)["orange"]
+    enter(scaled.client, orange, "a5", "1")
+    enter(scaled.client, orange, "a4", "1")
+    answer = post(scaled.client, orange + "/suggest")
+    assert answer.status_code == 303 and answer.location.endswith("#suggestion")
+    page = scaled.client.get(orange).get_data(as_text=True)
+    assert "Your suggestion waits for the search: number 1 in the queue." in page
+    assert 'id="suggest"' not in page  # asked once: no second button while it waits
+    assert "Your suggestion" not in scaled.client.get(player_links(scaled.client, host)["blue"]).get_data(
+        as_text=True
+    )
+    before = scaled.client.get(orange + "/live").get_json()["version"]
+    scaled.worker("only")
+    until(
+        lambda: "Suggested for orange" in scaled.client.get(orange).get_data(as_text=True), 120, "the answer"
+    )
+    assert scaled.client.get(orange + "/live").get_json()["version"] != before
 
 
 def test_a_bad_photo_read_by_a_worker_is_shown_with_its_sentence(scaled: Scaled) -> None:
