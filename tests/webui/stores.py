@@ -68,14 +68,19 @@ def store_args() -> list[str]:
 
 
 def empty_store() -> None:
-    """No game, no job, no photo: each test starts on an empty store."""
+    """No game, no job, no photo, no request counted: each test starts on an empty store."""
     import psycopg
+    import redis
 
     assert DATABASE is not None
     with psycopg.connect(DATABASE, autocommit=True) as db:
         exists = db.execute("SELECT to_regclass('games')").fetchone()
         if exists and exists[0]:
             db.execute(f"TRUNCATE {TABLES} CASCADE")
+    if QUEUE:
+        counts = redis.Redis.from_url(QUEUE)
+        for key in counts.scan_iter("armadora:rate:*"):
+            counts.delete(key)
     if Shared.photos is not None:
         for path in sorted(Shared.photos.rglob("*"), reverse=True):
             path.rmdir() if path.is_dir() else path.unlink()

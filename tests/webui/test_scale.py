@@ -25,6 +25,7 @@ from test_web import (
     BOARD_PHOTO,
     SMALL_GAME,
     enter,
+    error_of,
     new_game,
     player_links,
     post,
@@ -222,6 +223,18 @@ def test_a_bad_photo_read_by_a_worker_is_shown_with_its_sentence(scaled: Scaled)
     [line] = reading(scaled.client.get(host).get_data(as_text=True))
     assert "Could not be read: that file cannot be read as a photo: it is not an image" in line
     assert list(scaled.photos.rglob("*.upload")) == []  # nothing kept of a photo no draft has
+
+
+def test_the_web_processes_count_requests_together(scaled: Scaled) -> None:
+    from webui.limits import Limit
+
+    limits = {"games_per_address": Limit(2, 600, "new games from this address")}
+    config = {**scaled.app.config, "RATE_LIMITS": limits}
+    first, second = make_app(config).test_client(), make_app(config).test_client()
+    new_game(first)
+    new_game(second)  # another web process: the same address's second game
+    answer = post(first, "/games", {"count": "2", "colour1": "orange", "colour2": "blue"})
+    assert answer.status_code == 429 and "too many new games from this address" in error_of(answer)
 
 
 def test_a_wrong_store_or_queue_address_is_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
