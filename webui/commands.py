@@ -35,7 +35,12 @@ def register(subparsers: Any) -> None:
     summary = "run the scaled server's scans on this machine (a Celery worker on the --queue)"
     worker = subparsers.add_parser("worker", help=summary, description=summary)
     worker.add_argument(
-        "--data", type=Path, metavar="DIR", help="the data folder, for a SQLite store on this machine"
+        "--data",
+        type=Path,
+        metavar="DIR",
+        default=from_env("ARMADORA_DATA"),
+        help="the data folder, for a SQLite store on this machine (default: $ARMADORA_DATA, else the "
+        "Flask instance folder)",
     )
     worker.add_argument(
         "--processes",
@@ -50,18 +55,28 @@ def register(subparsers: Any) -> None:
     register_admin(subparsers)
 
 
+def from_env(name: str) -> str | None:
+    """An option's default from the environment (a container sets ``ARMADORA_...``), else None."""
+    return os.environ.get(name) or None
+
+
 def add_backends(parser: argparse.ArgumentParser, queue: bool = True) -> None:
-    """The scaled server's options: without them, the embedded server."""
+    """The scaled server's options, each defaulting to its ``ARMADORA_`` variable: without them, the
+    embedded server."""
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="the store: postgresql://USER@HOST[:PORT]/DB (default: a SQLite file in the data folder)",
+        default=from_env("ARMADORA_DATABASE"),
+        help="the store: postgresql://USER@HOST[:PORT]/DB (default: $ARMADORA_DATABASE, else a SQLite "
+        "file in the data folder)",
     )
     parser.add_argument(
         "--photos",
         type=Path,
         metavar="DIR",
-        help="the photos' folder, shared by every server and worker (default: uploads/ in the data folder)",
+        default=from_env("ARMADORA_PHOTOS"),
+        help="the photos' folder, shared by every server and worker (default: $ARMADORA_PHOTOS, else "
+        "uploads/ in the data folder)",
     )
     if not queue:
         parser.set_defaults(queue=None)
@@ -69,8 +84,9 @@ def add_backends(parser: argparse.ArgumentParser, queue: bool = True) -> None:
     parser.add_argument(
         "--queue",
         metavar="URL",
+        default=from_env("ARMADORA_QUEUE"),
         help="the job queue, redis://HOST:PORT/N: photos are read by `armadora worker`s on it "
-        "(default: by the server itself)",
+        "(default: $ARMADORA_QUEUE, else by the server itself)",
     )
 
 
