@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -93,6 +94,16 @@ class Database:
 class PostgresDatabase(Database):
     dialect = "postgresql"
 
+    def __init__(self, raw: Any, pool: Any = None) -> None:
+        super().__init__(raw)
+        self.pool = pool
+
+    def close(self) -> None:
+        if self.pool is None:
+            self.raw.close()
+        else:
+            self.pool.putconn(self.raw)  # the pool rolls back what a failed request left open
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         cursor = self.raw.cursor()
         cursor.execute(self.sql(sql), params)
@@ -152,25 +163,63 @@ def connect_sqlite(path: Path) -> Database:
     return Database(raw)
 
 
+def named_rows(cursor: Any) -> Any:
+    """psycopg's row factory for :class:`NamedRow`."""
+    names = tuple(column.name for column in cursor.description or ())
+    row_class = type("Row", (NamedRow,), {"names": names, "__slots__": ()})
+    return lambda values: row_class(values)
+
+
+def configure_postgres(raw: Any) -> None:
+    raw.row_factory = named_rows
+    raw.execute(f"SET lock_timeout = '{int(BUSY_TIMEOUT_S)}s'")
+
+
 def connect_postgres(url: str) -> Database:
+    """A connection of its own (the tables' creation, a command's one look)."""
     import psycopg  # the scaled mode's driver, installed with the ``scale`` extra
 
-    def named_rows(cursor: Any) -> Any:
-        names = tuple(column.name for column in cursor.description or ())
-        row_class = type("Row", (NamedRow,), {"names": names, "__slots__": ()})
-        return lambda values: row_class(values)
-
-    raw = psycopg.connect(url, autocommit=True, row_factory=named_rows)
-    raw.execute(f"SET lock_timeout = '{int(BUSY_TIMEOUT_S)}s'")
+    raw = psycopg.connect(url, autocommit=True)
+    configure_postgres(raw)
     return PostgresDatabase(raw)
 
 
-def connect(config: Any) -> Database:
+#: Connections kept open for the requests and jobs of this process, by address: PostgreSQL starts
+#: a process for each new connection, which a page polled every few seconds would pay each time.
+_POOLS: dict[str, Any] = {}
+_POOLS_LOCK = threading.Lock()
+#: Connections a pool keeps at most: one per thread of a web process, and a few for the waits.
+POOL_SIZE = 16
+
+
+def pooled_postgres(url: str) -> Database:
+    """A connection from this process's pool for ``url``, made on first use (after any fork: a worker's
+    processes each have their own)."""
+    from psycopg_pool import ConnectionPool
+
+    key = f"{os.getpid()}:{url}"
+    with _POOLS_LOCK:
+        pool = _POOLS.get(key)
+        if pool is None:
+            pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True},
+                configure=configure_postgres,
+                open=True,
+                timeout=BUSY_TIMEOUT_S,
+            )
+            _POOLS[key] = pool
+    return PostgresDatabase(pool.getconn(), pool)
+
+
+def connect(config: Any, pooled: bool = False) -> Database:
     """A connection to the store the app's configuration names: ``DATABASE_URL``, else the SQLite file
-    ``DATABASE``."""
+    ``DATABASE`` (whose connections cost nothing to open: never pooled)."""
     url = config.get("DATABASE_URL")
     if is_postgres(url):
-        return connect_postgres(url)
+        return pooled_postgres(url) if pooled else connect_postgres(url)
     return connect_sqlite(Path(config["DATABASE"]))
 
 
@@ -253,7 +302,7 @@ def shared_setting(config: Any, name: str, make: Any) -> str:
 def get_db() -> Database:
     """This request's (or job's) connection, opened on first use."""
     if "db" not in g:
-        g.db = connect(current_app.config)
+        g.db = connect(current_app.config, pooled=True)
     return cast(Database, g.db)
 
 
