@@ -91,8 +91,8 @@ def add_backends(parser: argparse.ArgumentParser, queue: bool = True) -> None:
 
 
 def register_admin(subparsers: Any) -> None:
-    """Add ``admin usage`` and ``admin prune``."""
-    summary = "look after a server's data folder: what it holds, and removing what was abandoned"
+    """Add ``admin usage``, ``admin prune`` and ``admin requeue``."""
+    summary = "look after a server's store: what it holds, removing what was abandoned, lost jobs"
     admin = subparsers.add_parser("admin", help=summary, description=summary)
     what = admin.add_subparsers(dest="admin", required=True, metavar="WHAT")
     data_help = "the server's data folder (default: the Flask instance folder)"
@@ -105,6 +105,19 @@ def register_admin(subparsers: Any) -> None:
     prune.add_argument("--drafts-days", type=float, metavar="N", help="drafts not confirmed in N days go")
     prune.add_argument("--games-days", type=float, metavar="N", help="games idle for N days go, whole")
     add_backends(prune, queue=False)
+    requeue = what.add_parser(
+        "requeue", help="give the queue again the jobs waiting longer than they should (a lost message)"
+    )
+    requeue.add_argument("--data", type=Path, metavar="DIR", help=data_help)
+    requeue.add_argument(
+        "--older-than",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="jobs queued or running for more than S seconds (default 600)",
+    )
+    add_backends(requeue)
+    requeue.set_defaults(run=_run_admin)
     prune.set_defaults(run=_run_admin)
 
 
@@ -163,7 +176,7 @@ def _run_worker(args: argparse.Namespace) -> int:
 def _run_admin(args: argparse.Namespace) -> int:
     import json
 
-    from webui import upkeep
+    from webui import jobs, upkeep
     from webui.backends import BackendError, make_app
 
     backends = _backends(args, "admin")
@@ -177,6 +190,11 @@ def _run_admin(args: argparse.Namespace) -> int:
     with app.app_context():
         if args.admin == "usage":
             result = upkeep.usage()
+        elif args.admin == "requeue":
+            if not args.queue:
+                print("armadora admin requeue: give the queue (--queue redis://HOST:PORT/N)", file=sys.stderr)
+                return 2
+            result = {"requeued": jobs.requeue(args.older_than)}
         else:
             if args.drafts_days is None and args.games_days is None:
                 print("armadora admin prune: say what goes: --drafts-days N, --games-days N or both")

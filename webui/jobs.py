@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,27 @@ def raise_failure(job: Job) -> None:
     if job.state == "failed":
         forget(job)
         raise InputError(job.message or SERVER_FAULT, job.status or 500)
+
+
+def requeue(older_than_s: float) -> list[int]:
+    """Hand to the queue again every job waiting or running for longer than ``older_than_s`` seconds:
+    the ones whose message was lost (a Redis restarted without its file, a web process stopped
+    between the row and the message). A job given twice runs once; the numbers of those sent."""
+    from webui.taskqueue import queue_of
+
+    cutoff = (datetime.now(UTC) - timedelta(seconds=older_than_s)).isoformat(timespec="seconds")
+    rows = (
+        get_db()
+        .execute(
+            "SELECT id FROM jobs WHERE state IN ('queued', 'running') AND COALESCE(started, created) < ? "
+            "ORDER BY id",
+            (cutoff,),
+        )
+        .fetchall()
+    )
+    for row in rows:
+        queue_of(current_app).send(int(row["id"]))
+    return [int(row["id"]) for row in rows]
 
 
 def of_game(game: store.Game) -> list[Job]:

@@ -225,6 +225,31 @@ def test_a_bad_photo_read_by_a_worker_is_shown_with_its_sentence(scaled: Scaled)
     assert list(scaled.photos.rglob("*.upload")) == []  # nothing kept of a photo no draft has
 
 
+class Silent:
+    """A queue that loses every message: a web process stopped between the job's row and its message."""
+
+    def send(self, job_id: int) -> None:
+        pass
+
+
+def test_a_job_whose_message_was_lost_is_given_again_by_admin_requeue(
+    scaled: Scaled, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    host = new_game(scaled.client, ("purple", "green"))
+    scaled.app.extensions["armadora_queue"] = Silent()
+    assert send_photo(scaled.client, host, BOARD_PHOTO.read_bytes()).status_code == 303
+    [job] = scaled.jobs_of(host)
+    scaled.worker("only")
+    time.sleep(1)
+    assert scaled.job(job.id).state == "queued"  # no message: no worker knows of it
+    argv = ["admin", "requeue", "--older-than", "0", "--database", scaled.database, "--queue", scaled.queue]
+    assert main([*argv, "--photos", str(scaled.photos), "--data", str(scaled.folder / "admin")]) == 0
+    assert json.loads(capsys.readouterr().out) == {"requeued": [job.id]}
+    until(lambda: scaled.job(job.id).state == "done", 60, "the job done once given again")
+
+
 def test_the_web_processes_count_requests_together(scaled: Scaled) -> None:
     from webui.limits import Limit
 
