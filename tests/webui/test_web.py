@@ -1158,6 +1158,40 @@ def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
     assert kept_uploads(app) == []
 
 
+def test_every_page_shows_the_photos_being_read_with_their_place_and_a_retry(
+    client: FlaskClient, app: Flask
+) -> None:
+    from webui import jobs
+
+    host, other = new_game(client), new_game(client)
+    with app.test_request_context():
+        games = [store.find_viewer(token(path)) for path in (host, other)]
+        assert games[0] is not None and games[1] is not None
+        mine, theirs = games[0].game, games[1].game
+        with store.transaction() as db:
+            for game in (theirs, mine, mine, mine):  # as the page records them, no worker come yet
+                db.execute(
+                    "INSERT INTO jobs (game_id, kind, created, photo) VALUES (?, 'scan', ?, '')",
+                    (game.id, store.now()),
+                )
+            first = db.execute("SELECT MIN(id) FROM jobs WHERE game_id = ?", (mine.id,)).fetchone()[0]
+            db.execute("UPDATE jobs SET state = 'running', attempts = 2 WHERE id = ?", (first,))
+        assert [j.place for j in jobs.of_game(mine)] == [0, 2, 3]  # one line for every game's jobs
+    before = client.get(host + "/live").get_json()["version"]
+    page = client.get(host).get_data(as_text=True)
+    lines = [re.sub(r"\s+", " ", t) for t in re.findall(r'<li class="job \w+">(.*?)</li>', page, re.S)]
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "being read now (the worker reading it stopped: another took it up, attempt 2)",
+        "waiting, number 2 in the queue",
+        "waiting, number 3 in the queue",
+    ]
+    with app.test_request_context(), store.transaction() as db:
+        db.execute("UPDATE jobs SET state = 'failed', status = 400, message = 'it is empty' WHERE photo = ''")
+    assert client.get(host + "/live").get_json()["version"] != before  # the poll sees the change
+    page = client.get(host).get_data(as_text=True)
+    assert page.count("Could not be read: it is empty.") == 3
+
+
 def test_the_same_photo_twice_keeps_its_files_once(client: FlaskClient, app: Flask) -> None:
     host = new_game(client, ("purple", "green"))
     for _ in range(2):
