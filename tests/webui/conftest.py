@@ -23,6 +23,9 @@ def scaled_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     if not stores.SCALED:
         yield
         return
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Each test empties the one store: tests running side by side would empty each other's.
+        raise pytest.UsageError("the tests on ARMADORA_TEST_DATABASE run one at a time: leave out -n")
     folder = tmp_path_factory.mktemp("scaled")
     stores.Shared.photos = folder / "photos"
     stores.Shared.photos.mkdir()
