@@ -2,6 +2,10 @@
 
 Data (the SQLite database, the uploaded photos, the session key) lives in one
 folder: ``DATA_DIR`` in the configuration, by default Flask's instance folder.
+
+Scaled (docs/server.md): ``DATABASE_URL`` names a PostgreSQL store, which also keeps the session
+key, ``QUEUE_URL`` the Redis queue the jobs go to, and ``UPLOADS`` the photos' folder every web
+process and worker shares; the web process then keeps nothing of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from webui import api, csrf, db, errors, headers, pages, upkeep
+from webui import api, csrf, db, errors, headers, pages, taskqueue, upkeep
 from webui.limits import DISK_BUDGET_MB
 from webui.photos import MAX_FORM_PARTS, MAX_UPLOAD_MB
 
@@ -39,19 +43,35 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         DISK_BUDGET_MB=DISK_BUDGET_MB,
         EXPIRE_DRAFTS_DAYS=None,
         EXPIRE_GAMES_DAYS=None,
+        # The scaled server's store and queue (None: the SQLite file DATABASE, and jobs run in the
+        # request), and how long a request waits for its photo's job before the page shows it queued.
+        DATABASE_URL=None,
+        QUEUE_URL=None,
+        JOB_WAIT_S=0.0,
     )
     if config:
         app.config.from_mapping(config)
     data = Path(app.config["DATA_DIR"])
+    url = app.config["DATABASE_URL"]
+    if url:
+        db.check_url(url)
+        if not db.is_postgres(url):
+            app.config["DATABASE"] = str(db.sqlite_path(url))
     app.config.setdefault("DATABASE", str(data / "armadora.sqlite3"))
     app.config.setdefault("UPLOADS", str(data / "uploads"))
     private_folder(data)
     private_folder(Path(app.config["UPLOADS"]))
+    db.init_app(app)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret_key(data / "secret_key")
+        # Every web process of a scaled server signs sessions with one key: the store's.
+        app.config["SECRET_KEY"] = (
+            db.shared_setting(app.config, "secret_key", lambda: secrets.token_hex(32))
+            if db.is_postgres(url)
+            else secret_key(data / "secret_key")
+        )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the documents' keys in the CLI's order
     app.url_map.converters["number"] = NumberConverter
-    db.init_app(app)
+    taskqueue.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
     headers.init_app(app)

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "calibrate": "calibration.commands",
     "render": "vision.worlds.raster.commands",
     "serve": "webui.commands",
+    "worker": "webui.commands",
     "admin": "webui.commands",
 }
 BENCH_COMMANDS: dict[str, str] = {

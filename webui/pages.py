@@ -6,8 +6,6 @@ no game has is a 404. Form posts are checked for the CSRF token (:mod:`webui.csr
 
 from __future__ import annotations
 
-import json
-import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,25 +25,18 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-import calibration.setup
-from calibration.setup import SetupError
 from engine.board import Cell
 from engine.check import check
-from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import CHARACTERS, Position
 from engine.report import score_document
-from engine.search import suggest
 from engine.supply import supply_for
-from vision.load import PhotoError
 from vision.looks import REFERENCE_COLOURS
-from webui import diagram, store
+from webui import calibrations, diagram, jobs, store, suggestions
 from webui.corrections import ADVANCED_TOOLS, place, tap
 from webui.game_view import Table, colours, table
 from webui.limits import check_disk, check_rate
 from webui.photos import (
     InputError,
-    checked_profile,
-    discard_photos,
     load_profile_text,
     photo_bytes,
     profile_text,
@@ -59,7 +50,6 @@ from webui.powers import (
     chosen_characters,
     hands,
     partner,
-    with_seen,
     with_tokens,
 )
 
@@ -68,8 +58,6 @@ bp = Blueprint("pages", __name__)
 VARIANT_CHOICES = ("armadora", "armadora-advanced", "nuggets")
 #: What the values form takes, as typed (``str.isdigit`` also takes "²", which ``int`` refuses).
 WARRIOR_VALUES = ("1", "2", "3", "4", "5")
-# The search's arrays are shared by the threads of one process: one suggestion at a time.
-_SEARCH_LOCK = threading.Lock()
 
 
 def viewer_or_404(token: str) -> store.Viewer:
@@ -150,11 +138,7 @@ def chosen_profile(players: tuple[str, ...]) -> str | None:
     text = profile_text(players)
     setup = request.files.get("setup_photo")
     if text is None and setup is not None and setup.filename:
-        try:
-            learnt = calibration.setup.calibrate(setup.read(), players=players)
-        except (SetupError, PhotoError) as error:
-            raise InputError(f"the setup photo could not be used: {error}") from None
-        text = checked_profile(json.dumps(learnt.profile.to_json()), players)
+        text = calibrations.learnt_profile(setup.read(), players)
     return text
 
 
@@ -203,6 +187,8 @@ def qr_svg(url: str) -> Markup:
 
 def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     t = table(viewer)
+    shown = shown_jobs(viewer)
+    used = after_power(t)
     palette = colours(viewer.game)
     links = []
     if viewer.colour is None:  # only the host's page lists the players' links
@@ -211,7 +197,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             links.append({"colour": colour, "url": url, "qr": qr_svg(url)})
     suggestion = None
     if viewer.colour and t.current is not None and not t.ended:
-        suggestion = store.cached_suggestion(t.current, viewer.colour, suggestion_key(t, after_power(t)))
+        suggestion = store.cached_suggestion(t.current, viewer.colour, suggestions.key(t, used))
     board = None
     if t.position is not None and t.current is not None:
         board = diagram.build(
@@ -236,11 +222,17 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             error=error,
             suggestion=suggestion,
             teams=teams(viewer.game.players),
-            version=store.version(viewer),
             adjustments=adjustments(t),
             peekable=peekable(t),
             power_words=POWER_WORDS,
-            after_power=after_power(t),
+            after_power=used,
+            reading=[j for j in shown if j.kind == "scan"],
+            # The player's suggestion under way for what this page shows: the turn's, or the action's.
+            searching=next(
+                (j for j in shown if j.kind == "suggest" and bool(j.argument.get("after_power")) == used),
+                None,
+            ),
+            version=version(viewer),
         ),
         status,
     )
@@ -281,10 +273,26 @@ def game(token: str) -> ResponseReturnValue:
     return game_page(viewer_or_404(token))
 
 
+def shown_jobs(viewer: store.Viewer) -> list[jobs.Job]:
+    """The game's jobs this link's page shows: the photos being read, and the player's own suggestion."""
+    return [
+        j
+        for j in jobs.of_game(viewer.game)
+        if j.kind == "scan" or (j.kind == "suggest" and j.argument.get("token") == viewer.token)
+    ]
+
+
+def version(viewer: store.Viewer) -> str:
+    """The fingerprint of what this link's pages show: the game's, and where its jobs stand (a place in
+    the queue that moves changes it, so the page updates)."""
+    progress = [(j.id, j.state, j.place, j.attempts) for j in shown_jobs(viewer)]
+    return store.version(viewer, progress)
+
+
 @bp.get("/g/<token>/live")
 def live(token: str) -> ResponseReturnValue:
     """What the pages poll: a fingerprint of the game, which changes when anything they show does."""
-    return jsonify(version=store.version(viewer_or_404(token)))
+    return jsonify(version=version(viewer_or_404(token)))
 
 
 @bp.errorhandler(InputError)
@@ -303,7 +311,8 @@ def refused(error: ValueError) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/photos")
 def upload(token: str) -> ResponseReturnValue:
-    """A photo of the board: scanned into a draft to review (the same photo twice makes one)."""
+    """A photo of the board: scanned into a draft to review (the same photo twice makes one), by the
+    request itself or by a worker (:mod:`webui.taskqueue`)."""
     viewer = viewer_or_404(token)
     game = viewer.game
     if game.ended:
@@ -312,16 +321,14 @@ def upload(token: str) -> ResponseReturnValue:
     check_rate("photos_per_game", str(game.id))
     data = photo_bytes()
     check_disk(len(data))
-    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant)
-    try:
-        number = store.add_snapshot(game, scanned)
-    except BaseException:
-        discard_photos(scanned)  # refused (the game ended meanwhile): no file is kept without a row
-        raise
-    kept = store.snapshot(game, number)
-    if kept is None or kept.upload != scanned.upload:
-        discard_photos(scanned)  # the same photo made a draft before: that draft keeps its files
-    url = url_for("pages.review", token=token, number=number)
+    job = jobs.wait(jobs.submit_scan(game, data), current_app.config["JOB_WAIT_S"])
+    if job.state == "failed":
+        jobs.forget(job)  # its sender reads the sentence now: the page need not show it as well
+        raise InputError(job.message or jobs.SERVER_FAULT, job.status or 500)
+    if job.state == "done":
+        url = url_for("pages.review", token=token, number=job.number)
+    else:  # still queued or running: the game's page shows where it stands, and updates itself
+        url = url_for("pages.game", token=token)
     if wants_fragment():
         return jsonify(url=url)
     return redirect(url, 303)
@@ -378,7 +385,7 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         "recolouring": changes,
         "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
         "advanced_tools": ADVANCED_TOOLS if viewer.game.variant == ADVANCED else (),
-        "version": store.version(viewer),
+        "version": version(viewer),
     }
 
 
@@ -456,7 +463,8 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
     snap = snapshot_or_404(viewer, number)
     game = store.recolour(viewer.game, recolouring(viewer.game.players, snap.colours_seen))
     data = (Path(current_app.config["UPLOADS"]) / snap.upload).read_bytes()
-    store.rescan_draft(game, number, scan_for_game(data, game.id, game.profile, game.players, game.variant))
+    scanned = scan_for_game(data, game.id, game.profile, game.players, game.variant, upload=snap.upload)
+    store.rescan_draft(game, number, scanned)
     return redirect(url_for("pages.review", token=token, number=number), 303)
 
 
@@ -495,53 +503,25 @@ def enter_value(token: str) -> ResponseReturnValue:
         raise InputError(f"a warrior's value is 1 to 5, not {text[:10]!r}")
     store.set_value(viewer, cell, int(text) if text else None)
     if wants_fragment():
-        return jsonify(version=store.version(viewer))
+        return jsonify(version=version(viewer))
     return redirect(url_for("pages.game", token=token) + "#values", 303)
 
 
 @bp.post("/g/<token>/suggest")
 def suggestion(token: str) -> ResponseReturnValue:
-    """The search's best moves for this link's player, from the position with their own values."""
-    viewer = viewer_or_404(token)
-    if viewer.colour is None:
-        raise InputError("suggestions are for players, on their own link")
-    t: Table = table(viewer)
-    if t.position is None:
-        raise InputError("confirm a photographed position first")
-    if t.ended:
-        raise InputError("the game has ended")
-    power_used = after_power(t)
-    # The player's own looks join their values here, for their search alone; t.position has none.
-    position, seen = with_seen(t.position, t.looks)
-    try:
-        view = Knowledge.from_position(position, viewer.colour, seen=seen, power_used=power_used)
-    except KnowledgeError as error:
-        raise InputError(f"no suggestion: {error}") from None
-    assert t.current is not None
-    key = suggestion_key(t, power_used)
-    if store.cached_suggestion(t.current, viewer.colour, key) is None:
-        with _SEARCH_LOCK:
-            found = suggest(view, current_app.config["SUGGEST_SECONDS"])
-        store.keep_suggestion(t.current, viewer.colour, key, ranked(found.to_json()))
+    """The search's best moves for this link's player, from the position with their own values (and
+    their Mage's looks): found in the request, or by a worker while the page says it is under way."""
+    asked = suggestions.ask(viewer_or_404(token), said_power=request.values.get("after_power") == "1")
     url = url_for("pages.game", token=token)
-    if power_used and not t.power_told:  # the page shows the action's suggestion, not the turn's
+    if asked.power_used and not asked.power_told:  # the page shows the action's suggestion, not the turn's
         url += "?after_power=1"
     return redirect(url + "#suggestion", 303)
 
 
 def after_power(t: Table) -> bool:
-    """Whether the viewer has used a power this turn, so that only the action is left to suggest:
-    they told one on this position, or said so when asking (the board shows an arrow or a face-up
-    warrior only once photographed)."""
-    if t.hand is None:
-        return False
-    return t.power_told or request.values.get("after_power") == "1"
-
-
-def suggestion_key(t: Table, power_used: bool) -> str:
-    """What a suggestion was searched with, besides the position: the player's values, what their
-    Mage was shown and whether a power was used this turn."""
-    return store.hand_key(t.mine, {u.cell: u.value for u in t.looks if u.cell and u.value}, power_used)
+    """Whether the viewer has used a power this turn (:func:`webui.suggestions.power_used`): told on
+    this position, or said in the request (the page's ``?after_power=1``, the form's box)."""
+    return suggestions.power_used(t, request.values.get("after_power") == "1")
 
 
 @bp.post("/g/<token>/powers")
@@ -616,12 +596,3 @@ def looked_at(game: store.Game, position: Position, told: list[Use], use: Use) -
             "and you know of as many already: check the value you were shown"
         )
     return warrior.player
-
-
-def ranked(found: dict[str, Any]) -> dict[str, Any]:
-    """The search's answer with its moves best chance first, the first being the one drawn.
-
-    >>> [m["win"] for m in ranked({"moves": [{"win": 0.6}, {"win": 0.7}]})["moves"]]
-    [0.7, 0.6]
-    """
-    return {**found, "moves": sorted(found["moves"], key=lambda m: -float(m["win"]))}

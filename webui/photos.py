@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -174,15 +175,24 @@ def colours_seen(free: Scan) -> dict[str, int]:
 
 
 def scan_for_game(
-    data: bytes, game_id: int, profile: str | None, players: tuple[str, ...], variant: str
+    data: bytes,
+    game_id: int,
+    profile: str | None,
+    players: tuple[str, ...],
+    variant: str,
+    upload: str | None = None,
 ) -> Scanned:
     """Scan a photo sent to a game and keep it: the draft's reading, its diagram's turn, where its cells
-    are in the grid photo, and the colours it shows, to compare with the game's."""
+    are in the grid photo, and the colours it shows, to compare with the game's.
+
+    ``upload`` names the photo when it is kept already (:func:`keep_upload`, a job's photo): only its
+    grid photo is written then, beside it, under the same name each time the job runs."""
     # Read once without the game's colours, to compare them with the photo's; only the rules'
     # last step depends on who plays, so the game's reading is that step again.
     free = read_photo(data, profile, None, variant)
     result = reassemble(free, players, variant)
-    upload, grid, scale = keep_photos(game_id, data, result)
+    upload = upload or keep_upload(game_id, data)
+    grid, scale = keep_grid(upload, result)
     seen = colours_seen(free)
     return Scanned(
         upload,
@@ -196,22 +206,43 @@ def scan_for_game(
     )
 
 
-def keep_photos(game_id: int, data: bytes, result: Scan) -> tuple[str, str, float]:
-    """Write the photo as sent and the photo with the found grid: their names under the uploads
-    folder, and the grid photo's scale to the photo."""
-    folder = Path(current_app.config["UPLOADS"]) / str(game_id)
+def uploads_folder() -> Path:
+    return Path(current_app.config["UPLOADS"])
+
+
+def keep_upload(game_id: int | str, data: bytes) -> str:
+    """Write the photo as sent (without a JPEG's padding) under a new name in the folder of its game
+    (or of setup photos); its name under the uploads folder."""
+    folder = uploads_folder() / str(game_id)
     folder.mkdir(parents=True, exist_ok=True)
-    stem = secrets.token_hex(8)
-    upload = f"{game_id}/{stem}.upload"
-    grid = f"{game_id}/{stem}-grid.jpg"
-    (folder / f"{stem}.upload").write_bytes(without_padding(data))
+    name = f"{game_id}/{secrets.token_hex(8)}.upload"
+    write_whole(uploads_folder() / name, without_padding(data))
+    return name
+
+
+def grid_name(upload: str) -> str:
+    """The name of the photo with its grid drawn, beside the photo as sent."""
+    return upload.removesuffix(".upload") + "-grid.jpg"
+
+
+def keep_grid(upload: str, result: Scan) -> tuple[str, float]:
+    """Write the photo with the found grid: its name, and its scale to the photo."""
     drawn = shrink(debug_image(result), GRID_PHOTO_PX)
     scale = drawn.shape[1] / result.image.shape[1]
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise OSError("could not encode the photo with its grid")
-    (folder / f"{stem}-grid.jpg").write_bytes(jpeg.tobytes())
-    return upload, grid, scale
+    grid = grid_name(upload)
+    write_whole(uploads_folder() / grid, jpeg.tobytes())
+    return grid, scale
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write a file under a temporary name, then rename it: a reader on another machine (or a job run
+    twice after a worker died) never sees half a file."""
+    part = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
 
 
 def without_padding(data: bytes) -> bytes:
@@ -229,10 +260,14 @@ def without_padding(data: bytes) -> bytes:
 
 
 def discard_photos(scanned: Scanned) -> None:
-    """Remove the files :func:`keep_photos` wrote for a scan no row keeps."""
-    uploads = Path(current_app.config["UPLOADS"])
-    for name in (scanned.upload, scanned.grid_photo):
-        (uploads / name).unlink(missing_ok=True)
+    """Remove the files :func:`scan_for_game` wrote for a scan no row keeps."""
+    discard_upload(scanned.upload)
+
+
+def discard_upload(upload: str) -> None:
+    """Remove a photo as sent and its grid photo, if written."""
+    for name in (upload, grid_name(upload)):
+        (uploads_folder() / name).unlink(missing_ok=True)
 
 
 def shrink(image: npt.NDArray[np.uint8], long_side: int) -> npt.NDArray[np.uint8]:

@@ -1,4 +1,5 @@
--- The web page's games: one database file under the data folder, in WAL mode.
+-- The web page's games: a SQLite file under the data folder (WAL mode), or a PostgreSQL database;
+-- written in the SQL both speak (webui/db.py gives PostgreSQL its key types).
 -- Photos live beside it in uploads/; rows name their files.
 
 CREATE TABLE IF NOT EXISTS games (
@@ -71,4 +72,34 @@ CREATE TABLE IF NOT EXISTS power_uses (
     owner TEXT,                       -- whose warrior it is (mage)
     value INTEGER,                    -- what the owner showed (mage)
     created TEXT NOT NULL
+);
+
+-- Work for the scanner, the calibration and the search, done in the request (embedded) or by
+-- workers (scaled: the message on the queue names the row). A photo sent is one job until its
+-- draft is stored; a setup photo until its profile is learnt; a player's question until its answer.
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER REFERENCES games (id),  -- NULL for a setup photo: its game is made after
+    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest'
+    created TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'queued',  -- queued, running, done, failed
+    photo TEXT NOT NULL DEFAULT '',   -- the photo as sent, under uploads/: kept until its draft is
+    argument TEXT NOT NULL DEFAULT '{}',   -- JSON: what else the job needs (players, a link)
+    attempts INTEGER NOT NULL DEFAULT 0,   -- how many times a worker took it (more than 1: one died)
+    worker TEXT NOT NULL DEFAULT '',  -- who took it last
+    started TEXT,
+    finished TEXT,
+    number INTEGER,                   -- the draft it made
+    result TEXT,                      -- what else it made (a profile's JSON)
+    status INTEGER,                   -- a failure's HTTP status, and its sentence
+    message TEXT
+);
+
+CREATE INDEX IF NOT EXISTS jobs_waiting ON jobs (state, id);
+CREATE INDEX IF NOT EXISTS jobs_of_game ON jobs (game_id, id);
+
+-- What every web process of a scaled server shares (the session key): none keeps its own.
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 from pathlib import Path
 from typing import Any
 
 from waitress.server import create_server  # type: ignore[import-untyped]
 
 from engine.search import prepare
-from webui.app import create_app
+from webui.backends import BackendError, Backends, make_app
 
 #: Threads answering requests: scans are mostly OpenCV and numpy, which let other threads run.
 THREADS = 4
@@ -38,13 +39,19 @@ def address_to_open(host: str, port: int) -> str:
 
 
 def make_server(
-    host: str, port: int, data: Path | None, threads: int = THREADS, public_url: str | None = None
+    host: str,
+    port: int,
+    data: Path | None,
+    threads: int = THREADS,
+    public_url: str | None = None,
+    backends: Backends | None = None,
+    app: Any = None,
 ) -> Any:
-    """A waitress server for the app, bound (port 0 picks a free one) but not yet running.
+    """A waitress server for the app, bound (port 0 picks a free one) but not yet running; on the
+    embedded store in ``data`` unless ``backends`` say otherwise (or for ``app``, made already).
 
     Players' links are made from ``public_url``, by default the address a phone should open."""
-    config = {} if data is None else {"DATA_DIR": str(data)}
-    app = create_app(config)
+    app = app or make_app(backends or Backends(data))
     # Flask refuses a body over MAX_CONTENT_LENGTH with a sentence; waitress's own, larger limit only
     # stops a body too large to be worth reading at all.
     server = create_server(
@@ -54,11 +61,18 @@ def make_server(
     return server
 
 
-def serve(host: str, port: int, data: Path | None, public_url: str | None = None) -> int:
+def serve(host: str, port: int, backends: Backends, public_url: str | None = None) -> int:
     """Run until interrupted, after printing the address to open."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    server = make_server(host, port, data, public_url=public_url)
+    try:
+        backends.check_queue()
+        server = make_server(host, port, backends.data, public_url=public_url, backends=backends)
+    except BackendError as error:
+        print(f"armadora serve: {error}", file=sys.stderr)
+        return 1
     prepare()  # compile the search's kernel now, not on the first suggestion
+    if backends.scaled:
+        print(f"Photos are read by the workers of the queue {backends.queue}", flush=True)
     print(f"Armadöra table companion: open {server.public_url}", flush=True)
     try:
         server.run()

@@ -1,6 +1,6 @@
 """Games as the database keeps them: players' links, the photographed positions, the entered values.
 
-Every write runs in one immediate transaction (:func:`webui.db.transaction`), so
+Every write runs in one transaction that takes the writers' lock (:func:`webui.db.transaction`), so
 that two players entering values at the same moment both land, and a check of
 what is left of a supply cannot race the write it guards.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from typing import Any, cast
 from engine.board import Cell
 from engine.position import Position
 from engine.supply import supply_for
-from webui.db import get_db, transaction
+from webui.db import Database, Row, get_db, transaction
 from webui.powers import Use
 from webui.visibility import face_up, revealed, unused_values
 
@@ -52,7 +51,7 @@ class Game:
     characters: tuple[str, ...] = ()  # advanced game: each player's character, in turn order
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Game:
+    def from_row(cls, row: Row) -> Game:
         return cls(
             row["id"],
             row["host_token"],
@@ -95,7 +94,7 @@ class Snapshot:
     redo_steps: int = 0
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Snapshot:
+    def from_row(cls, row: Row) -> Snapshot:
         history = json.loads(row["history"])
         return cls(
             row["id"],
@@ -136,9 +135,9 @@ def create_game(
     supply_for(len(players))  # 2 to 4 players, or ValueError
     host = new_token()
     with transaction() as db:
-        cursor = db.execute(
+        game_id = db.execute(
             "INSERT INTO games (host_token, created, variant, players, profile, characters) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 host,
                 now(),
@@ -147,8 +146,7 @@ def create_game(
                 profile,
                 json.dumps(list(characters)) if characters else None,
             ),
-        )
-        game_id = cursor.lastrowid
+        ).fetchone()[0]
         db.executemany(
             "INSERT INTO seats (token, game_id, colour) VALUES (?, ?, ?)",
             [(new_token(), game_id, colour) for colour in players],
@@ -169,6 +167,11 @@ def find_viewer(token: str) -> Viewer | None:
         return None
     row = db.execute("SELECT * FROM games WHERE id = ?", (seat["game_id"],)).fetchone()
     return Viewer(Game.from_row(row), token, seat["colour"])
+
+
+def find_game(game_id: int) -> Game | None:
+    row = get_db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return None if row is None else Game.from_row(row)
 
 
 def reload(game: Game) -> Game:
@@ -255,7 +258,7 @@ def current(game: Game) -> Snapshot | None:
     return confirmed[-1] if confirmed else None
 
 
-def _draft_row(db: sqlite3.Connection, game: Game, number: int) -> sqlite3.Row:
+def _draft_row(db: Database, game: Game, number: int) -> Row:
     """A draft's row, to change it; GameError when it is gone or in the timeline already."""
     row = db.execute(
         "SELECT * FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL", (game.id, number)
@@ -266,7 +269,7 @@ def _draft_row(db: sqlite3.Connection, game: Game, number: int) -> sqlite3.Row:
         raise GameError("this position is in the timeline already and can no longer change")
     if _ended(db, game):
         raise GameError("the game has ended: its photos can no longer change")
-    return cast(sqlite3.Row, row)
+    return cast(Row, row)
 
 
 def save_correction(game: Game, number: int, position: Position, touched: str) -> None:
@@ -400,7 +403,8 @@ def cached_suggestion(snap: Snapshot, colour: str, hand: str) -> dict[str, Any] 
 def keep_suggestion(snap: Snapshot, colour: str, hand: str, document: dict[str, Any]) -> None:
     with transaction() as db:
         db.execute(
-            "INSERT OR REPLACE INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?)",
+            "INSERT INTO suggestions (position_id, colour, hand, document) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (position_id, colour, hand) DO UPDATE SET document = excluded.document",
             (snap.id, colour, hand, json.dumps(document)),
         )
 
@@ -416,10 +420,11 @@ def hand_key(hand: dict[Cell, int], seen: dict[Cell, int] | None = None, power_u
     return json.dumps({"hand": values, "seen": looks, "power_used": power_used})
 
 
-def version(viewer: Viewer) -> str:
+def version(viewer: Viewer, also: Any = ()) -> str:
     """A fingerprint of everything this link's pages show: it changes when any of it changes.
 
-    Of the values it takes only how many each player has entered, and the viewer's own."""
+    Of the values it takes only how many each player has entered, and the viewer's own; ``also`` is
+    more of what the pages show (JSON), from outside the store's game tables."""
     db = get_db()
     game = reload(viewer.game)
     rows = db.execute(
@@ -442,6 +447,7 @@ def version(viewer: Viewer) -> str:
         mine,
         told,
         looks,
+        also,
     ]
     return hashlib.sha256(json.dumps(state).encode()).hexdigest()[:16]
 
@@ -512,22 +518,27 @@ def set_value(viewer: Viewer, cell: Cell, value: int | None) -> None:
         if value not in unused_values(snap.position, colour, mine):
             raise GameError(f"your supply has no warrior of value {value} left")
         db.execute(
-            "INSERT OR REPLACE INTO warrior_values (game_id, colour, cell, value) VALUES (?, ?, ?, ?)",
+            "INSERT INTO warrior_values (game_id, colour, cell, value) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, colour, cell) DO UPDATE SET value = excluded.value",
             (game.id, colour, cell.name, value),
         )
 
 
-def _ended(db: sqlite3.Connection, game: Game) -> bool:
+def _ended(db: Database, game: Game) -> bool:
     return db.execute("SELECT ended FROM games WHERE id = ?", (game.id,)).fetchone()["ended"] is not None
 
 
 def power_uses(game: Game, colour: str | None = None) -> list[Use]:
     """The powers told so far (only ``colour``'s, if given), oldest first. A look's value is its
     player's secret: whoever reads another colour's uses here must drop their cells and values."""
-    rows = get_db().execute(
-        "SELECT * FROM power_uses WHERE game_id = ? AND (? IS NULL OR colour = ?) ORDER BY id",
-        (game.id, colour, colour),
-    )
+    # Two queries rather than ``? IS NULL OR colour = ?``: PostgreSQL cannot type a parameter only
+    # compared with NULL.
+    if colour is None:
+        rows = get_db().execute("SELECT * FROM power_uses WHERE game_id = ? ORDER BY id", (game.id,))
+    else:
+        rows = get_db().execute(
+            "SELECT * FROM power_uses WHERE game_id = ? AND colour = ? ORDER BY id", (game.id, colour)
+        )
     return [
         Use(
             row["colour"],

@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from webui.db import get_db, transaction
+from webui.db import database_bytes, get_db, transaction
 from webui.limits import folder_bytes
 
 #: How often the app prunes by itself when expiry is configured.
@@ -31,16 +31,13 @@ def usage() -> dict[str, Any]:
     def count(sql: str) -> int:
         return int(db.execute(sql).fetchone()[0])
 
-    database = Path(current_app.config["DATABASE"])
     return {
         "games": count("SELECT COUNT(*) FROM games"),
         "games_ended": count("SELECT COUNT(*) FROM games WHERE ended IS NOT NULL"),
         "positions_confirmed": count("SELECT COUNT(*) FROM positions WHERE confirmed IS NOT NULL"),
         "drafts": count("SELECT COUNT(*) FROM positions WHERE confirmed IS NULL AND deleted IS NULL"),
         "photos_bytes": folder_bytes(Path(current_app.config["UPLOADS"])),
-        "database_bytes": sum(
-            p.stat().st_size for p in database.parent.glob(database.name + "*") if p.is_file()
-        ),
+        "database_bytes": database_bytes(db, current_app.config),
     }
 
 
@@ -75,9 +72,10 @@ def prune(drafts_days: float | None, games_days: float | None, now: datetime | N
             ids = [
                 row["id"]
                 for row in db.execute(
-                    "SELECT g.id FROM games g WHERE MAX(g.created, COALESCE(g.ended, ''), "
-                    "COALESCE((SELECT MAX(p.created) FROM positions p WHERE p.game_id = g.id), '')) < ?",
-                    (idle,),
+                    # Nothing in the game newer than the cut: its creation, its end, its photos.
+                    "SELECT g.id FROM games g WHERE g.created < ? AND COALESCE(g.ended, '') < ? "
+                    "AND NOT EXISTS (SELECT 1 FROM positions p WHERE p.game_id = g.id AND p.created >= ?)",
+                    (idle, idle, idle),
                 )
             ]
             for game_id in ids:
@@ -86,7 +84,7 @@ def prune(drafts_days: float | None, games_days: float | None, now: datetime | N
                     "(SELECT id FROM positions WHERE game_id = ?)",
                     (game_id,),
                 )
-                for table in ("warrior_values", "positions", "seats"):
+                for table in ("jobs", "warrior_values", "power_uses", "positions", "seats"):
                     db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
                 db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         for game_id in ids:

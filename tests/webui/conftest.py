@@ -4,15 +4,47 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import stores
 from phones import CHROMIUM, CHROMIUM_ARGS, Server, Steps, playwright_or_skip
 
 from webui.serve import make_server
+
+
+@pytest.fixture(scope="session")
+def scaled_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """On the scaled store: the session's photos' folder, and one worker on the queue."""
+    if not stores.SCALED:
+        yield
+        return
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Each test empties the one store: tests running side by side would empty each other's.
+        raise pytest.UsageError("the tests on ARMADORA_TEST_DATABASE run one at a time: leave out -n")
+    folder = tmp_path_factory.mktemp("scaled")
+    stores.Shared.photos = folder / "photos"
+    stores.Shared.photos.mkdir()
+    worker = None
+    if stores.QUEUE:
+        log = folder / "worker.log"
+        worker = stores.start_worker(stores.QUEUE, stores.Shared.photos, folder / "data", log)
+        stores.wait_ready(log, worker)
+    yield
+    if worker is not None:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
+
+
+@pytest.fixture(autouse=True)
+def scaled_store(scaled_services: None) -> None:
+    """On the scaled store, each test starts on an empty one (the embedded store: a folder of its own)."""
+    if stores.SCALED:
+        stores.empty_store()
 
 
 @pytest.fixture

@@ -20,13 +20,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from positions import document
+from stores import embedded_only, make_app, store_args
 from werkzeug.test import TestResponse
 
 from calibration.profile import default_profile
 from engine.board import Cell
 from engine.position import Position, Warrior
 from webui import store
-from webui.app import create_app
 from webui.cli import main
 from webui.photos import MAX_UPLOAD_MB
 
@@ -52,7 +52,7 @@ SMALL_GAME = document(
 
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "SUGGEST_SECONDS": 0.2})
+    return make_app({"DATA_DIR": str(tmp_path / "data"), "SUGGEST_SECONDS": 0.2})
 
 
 @pytest.fixture
@@ -675,7 +675,7 @@ def test_two_players_entering_values_at_the_same_moment_both_land(client: FlaskC
 
 def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> None:
     config = {"DATA_DIR": str(tmp_path / "data")}
-    first = create_app(config)
+    first = make_app(config)
     client = first.test_client()
     host = new_game(client, ("purple", "green"))
     send_photo(client, host, BOARD_PHOTO.read_bytes())
@@ -686,7 +686,7 @@ def test_a_restart_keeps_games_photos_positions_and_values(tmp_path: Path) -> No
     enter(client, links["purple"], purple_cell, "3")
     before = client.get(host).get_data(as_text=True)
 
-    again = create_app(config).test_client()  # a new process would see the same
+    again = make_app(config).test_client()  # a new process would see the same
     after = again.get(host).get_data(as_text=True)
     assert re.sub(r'content="[^"]+"|value="[^"]{20,}"', "", after) == re.sub(
         r'content="[^"]+"|value="[^"]{20,}"', "", before
@@ -856,6 +856,7 @@ def test_the_start_up_line_gives_an_address_a_phone_can_open(monkeypatch: pytest
     assert serve.address_to_open("0.0.0.0", 8000) == "http://192.168.1.20:8000/"
 
 
+@embedded_only
 def test_the_database_is_in_wal_mode(app: Flask) -> None:
     import sqlite3
 
@@ -1061,17 +1062,18 @@ def test_numbers_past_what_the_database_holds_are_404s(client: FlaskClient, app:
 
 
 def test_links_come_from_the_configured_address_never_the_host_header(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "PUBLIC_URL": "https://table.example:8443/"})
     client = app.test_client()
     host = new_game(client)
     page = client.get(host, headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in page
     assert re.findall(r'href="(https://table\.example:8443/g/[\w-]+)"', page)
-    unset = create_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
+    unset = make_app({"DATA_DIR": str(tmp_path / "other")}).test_client()
     page = unset.get(new_game(unset), headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in page and "http://localhost/g/" in page
 
 
+@embedded_only
 def test_the_database_and_the_data_folder_are_private(app: Flask) -> None:
     assert Path(app.config["DATA_DIR"]).stat().st_mode & 0o777 == 0o700
     assert Path(app.config["DATABASE"]).stat().st_mode & 0o777 == 0o600
@@ -1133,26 +1135,61 @@ def kept_uploads(app: Flask) -> list[Path]:
     return sorted(Path(app.config["UPLOADS"]).rglob("*.*"))
 
 
+@embedded_only  # the race is staged by a monkeypatch, which a worker's process does not see
 def test_a_photo_racing_the_end_of_the_game_leaves_no_file_behind(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from webui import pages
+    from webui import jobs
 
     host = new_game(client, ("purple", "green"))
     put_position(app, host, document(("purple", "green")))
-    real = pages.scan_for_game
+    real = jobs.scan_for_game
 
-    def scan_then_end(*args: Any) -> store.Scanned:
-        scanned = real(*args)  # the photo's files are written: now the host ends the game
+    def scan_then_end(*args: Any, **kwargs: Any) -> store.Scanned:
+        scanned = real(*args, **kwargs)  # the photo's files are written: now the host ends the game
         viewer = store.find_viewer(token(host))
         assert viewer is not None
         store.end_game(viewer.game)
         return scanned
 
-    monkeypatch.setattr(pages, "scan_for_game", scan_then_end)
+    monkeypatch.setattr(jobs, "scan_for_game", scan_then_end)
     answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
     assert answer.status_code == 409 and "the game has ended" in error_of(answer)
     assert kept_uploads(app) == []
+
+
+def test_every_page_shows_the_photos_being_read_with_their_place_and_a_retry(
+    client: FlaskClient, app: Flask
+) -> None:
+    from webui import jobs
+
+    host, other = new_game(client), new_game(client)
+    with app.test_request_context():
+        games = [store.find_viewer(token(path)) for path in (host, other)]
+        assert games[0] is not None and games[1] is not None
+        mine, theirs = games[0].game, games[1].game
+        with store.transaction() as db:
+            for game in (theirs, mine, mine, mine):  # as the page records them, no worker come yet
+                db.execute(
+                    "INSERT INTO jobs (game_id, kind, created, photo) VALUES (?, 'scan', ?, '')",
+                    (game.id, store.now()),
+                )
+            first = db.execute("SELECT MIN(id) FROM jobs WHERE game_id = ?", (mine.id,)).fetchone()[0]
+            db.execute("UPDATE jobs SET state = 'running', attempts = 2 WHERE id = ?", (first,))
+        assert [j.place for j in jobs.of_game(mine)] == [0, 2, 3]  # one line for every game's jobs
+    before = client.get(host + "/live").get_json()["version"]
+    page = client.get(host).get_data(as_text=True)
+    lines = [re.sub(r"\s+", " ", t) for t in re.findall(r'<li class="job \w+">(.*?)</li>', page, re.S)]
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "being read now (the worker reading it stopped: another took it up, attempt 2)",
+        "waiting, number 2 in the queue",
+        "waiting, number 3 in the queue",
+    ]
+    with app.test_request_context(), store.transaction() as db:
+        db.execute("UPDATE jobs SET state = 'failed', status = 400, message = 'it is empty' WHERE photo = ''")
+    assert client.get(host + "/live").get_json()["version"] != before  # the poll sees the change
+    page = client.get(host).get_data(as_text=True)
+    assert page.count("Could not be read: it is empty.") == 3
 
 
 def test_the_same_photo_twice_keeps_its_files_once(client: FlaskClient, app: Flask) -> None:
@@ -1204,14 +1241,14 @@ def test_photos_to_one_game_are_limited(tmp_path: Path) -> None:
     from webui.limits import Limit
 
     limits = {"photos_per_game": Limit(2, 600, "photos sent to this game")}
-    client = create_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
+    client = make_app({"DATA_DIR": str(tmp_path / "data"), "RATE_LIMITS": limits}).test_client()
     host = new_game(client)
     assert [send_photo(client, host, b"not a photo").status_code for _ in range(3)] == [400, 400, 429]
     assert "too many photos sent to this game" in error_of(send_photo(client, host, b"not a photo"))
 
 
 def test_a_full_disk_budget_refuses_a_photo_with_a_sentence(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "DISK_BUDGET_MB": 0.01})
     client = app.test_client()
     host = new_game(client, ("purple", "green"))
     answer = send_photo(client, host, BOARD_PHOTO.read_bytes())
@@ -1239,14 +1276,14 @@ def test_admin_prune_removes_old_drafts_and_idle_games_and_usage_counts_them(
             "UPDATE games SET created = '2099-01-01T00:00:00+00:00' WHERE host_token = ?", (token(recent),)
         )
     data = app.config["DATA_DIR"]
-    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    usage = admin_json(["admin", "usage", "--data", data, *store_args()], capsys)
     assert (usage["games"], usage["drafts"], usage["positions_confirmed"]) == (2, 1, 1)
     pruned = admin_json(
-        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30"], capsys
+        ["admin", "prune", "--data", data, "--drafts-days", "7", "--games-days", "30", *store_args()], capsys
     )
     assert pruned == {"drafts": 1, "games": 1}
     assert client.get(old).status_code == 404 and client.get(recent).status_code == 200
-    usage = admin_json(["admin", "usage", "--data", data], capsys)
+    usage = admin_json(["admin", "usage", "--data", data, *store_args()], capsys)
     assert (usage["games"], usage["drafts"]) == (1, 0)
 
 
@@ -1259,7 +1296,7 @@ def test_a_photo_padded_with_zeros_is_kept_without_its_padding(client: FlaskClie
 
 
 def test_configured_expiry_prunes_abandoned_drafts_on_its_own(tmp_path: Path) -> None:
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
+    app = make_app({"DATA_DIR": str(tmp_path / "data"), "EXPIRE_DRAFTS_DAYS": 7})
     client = app.test_client()
     host = new_game(client)
     draft = put_position(app, host, SMALL_GAME, confirm=False)
@@ -1364,11 +1401,12 @@ def test_a_mage_s_look_is_kept_for_that_player_alone(client: FlaskClient, app: F
         assert "4, blue" not in json.dumps(state)
 
 
+@embedded_only  # the search is spied on by a monkeypatch, which a worker's process does not see
 def test_a_look_tells_that_player_s_suggestion_and_only_theirs(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from engine.search import suggest as real_suggest
-    from webui import pages
+    from webui import suggestions
 
     searched: list[Any] = []
 
@@ -1376,7 +1414,7 @@ def test_a_look_tells_that_player_s_suggestion_and_only_theirs(
         searched.append(view)
         return real_suggest(view, iterations=30)
 
-    monkeypatch.setattr(pages, "suggest", spy)
+    monkeypatch.setattr(suggestions, "suggest", spy)
     _host, links = advanced_game(client, app)
     purple, blue = links["purple"], links["blue"]
     enter(client, purple, "a5", "2")
@@ -1390,6 +1428,36 @@ def test_a_look_tells_that_player_s_suggestion_and_only_theirs(
     assert mine.state.power_used  # the look was this turn's power: the action is what is left
     assert theirs.value_at(Cell.parse("a5")) is None  # blue knows nothing of purple's warrior
     assert "Suggested for purple" in client.get(purple).get_data(as_text=True)
+
+
+def kept_hands(app: Flask) -> list[Any]:
+    """The keys the suggestions are kept under, as JSON."""
+    with app.test_request_context():
+        return [json.loads(row[0]) for row in store.get_db().execute("SELECT hand FROM suggestions")]
+
+
+def test_a_suggestion_after_a_power_is_the_action_s_on_either_store(client: FlaskClient, app: Flask) -> None:
+    # Whoever searches (the request, or a worker on the scaled server) is told the power: one told on
+    # the position (the store knows it) or one the player says they used (the form alone knows it).
+    _host, links = advanced_game(client, app)
+    purple, blue = links["purple"], links["blue"]
+    enter(client, purple, "a5", "2")
+    for cell in ("h1", "f1"):
+        enter(client, blue, cell, "1")
+    answer = post(client, blue + "/suggest", {"after_power": "1"})
+    assert answer.status_code == 303 and answer.location.endswith("?after_power=1#suggestion")
+    assert "Suggested for blue" in client.get(answer.location).get_data(as_text=True)
+    plain = client.get(blue).get_data(as_text=True)
+    assert "Suggested for blue" not in plain and 'id="after-power"' in plain  # the turn's is not asked yet
+    tell(client, purple, "mage", cell="f1", value="3")
+    answer = post(client, purple + "/suggest")
+    assert answer.status_code == 303 and answer.location.endswith("#suggestion")
+    assert "?after_power" not in answer.location  # told: every page of purple's knows it
+    page = client.get(purple).get_data(as_text=True)
+    assert "Suggested for purple" in page and 'id="power-told"' in page
+    hands = kept_hands(app)
+    assert {"hand": [["f1", 1], ["h1", 1]], "seen": [], "power_used": True} in hands
+    assert {"hand": [["a5", 2]], "seen": [["f1", 3]], "power_used": True} in hands
 
 
 @pytest.mark.parametrize(
@@ -1567,6 +1635,44 @@ def test_the_powers_told_follow_a_change_of_the_game_s_colours(client: FlaskClie
     put_position(app, host, renamed)
     page = client.get(links["purple"]).get_data(as_text=True)
     assert '<option value="f1">' in page and '<option value="h1">' not in page
+
+
+def test_a_store_made_before_the_advanced_game_gains_its_tables_on_start(tmp_path: Path) -> None:
+    # A data folder (or a PostgreSQL store) made before the advanced game: no games.characters, no
+    # power_uses. The next start adds them, on either store.
+    from webui import db
+
+    config = {"DATA_DIR": str(tmp_path / "data")}
+    first = make_app(config)
+    host = new_game(first.test_client(), ("purple", "blue"))
+    older = db.connect(first.config)
+    try:
+        older.execute("DROP TABLE power_uses")
+        older.execute("ALTER TABLE games DROP COLUMN characters")
+        assert "characters" not in db.table_columns(older, "games")
+    finally:
+        older.close()
+    again = make_app(config)
+    client = again.test_client()
+    assert "purple, " in client.get(host).get_data(as_text=True)  # the older game, without characters
+    _, links = advanced_game(client, again)
+    assert tell(client, links["purple"], "mage", cell="h1", value="4").status_code == 303
+    page = client.get(links["purple"]).get_data(as_text=True)
+    assert "purple (mage)" in page and "h1, blue's: <strong>4</strong>" in page
+
+
+def test_pruning_an_idle_advanced_game_removes_its_powers_told(client: FlaskClient, app: Flask) -> None:
+    from webui import upkeep
+
+    host, links = advanced_game(client, app)
+    assert tell(client, links["purple"], "mage", cell="h1", value="4").status_code == 303
+    with app.app_context():
+        db = store.get_db()
+        db.execute("UPDATE games SET created = '2020-01-01T00:00:00+00:00'")
+        db.execute("UPDATE positions SET created = '2020-01-01T00:00:00+00:00'")
+        assert upkeep.prune(None, 30) == {"drafts": 0, "games": 1}
+        assert db.execute("SELECT COUNT(*) FROM power_uses").fetchone()[0] == 0
+    assert client.get(host).status_code == 404
 
 
 def test_a_look_the_owner_s_supply_cannot_hold_is_refused(client: FlaskClient, app: Flask) -> None:
