@@ -93,13 +93,22 @@ def upload(address: str, content_type: str, body: bytes) -> tuple[bool, float, s
         connection.close()
 
 
-def main(clients: int, photo: Path | None) -> int:
+def bench_upload(photo: Path | None) -> tuple[bytes, str, bytes] | None:
+    """The 12-megapixel JPEG of ``photo`` (the sample by default) and the multipart upload of it
+    (its content type and body), or None, said on standard error, when it is no file."""
     path = photo or DEFAULT_PHOTO
     if not path.is_file():
         print(f"armadora bench serve: {path} is not a file (give --photo PHOTO)", file=sys.stderr)
-        return 2
+        return None
     data = twelve_megapixels(path)
-    content_type, body = multipart("photo", path.name, data)
+    return (data, *multipart("photo", path.name, data))
+
+
+def main(clients: int, photo: Path | None) -> int:
+    prepared = bench_upload(photo)
+    if prepared is None:
+        return 2
+    data, content_type, body = prepared
     with tempfile.TemporaryDirectory(prefix="armadora-bench-") as folder:
         log = (Path(folder) / "server.log").open("w+b")
         try:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from webui.loadrun import DEFAULT_PHOTO, START_TIMEOUT_S, multipart, twelve_megapixels
+from webui.loadrun import START_TIMEOUT_S, bench_upload
 
 #: Web processes the tables are shared between.
 WEB_PROCESSES = 2
@@ -279,12 +279,10 @@ def main(tables: int, workers: list[int], database: str | None, queue: str | Non
     if tables < 1 or not workers or min(workers) < 1:
         print("armadora bench serve: --tables and each of --workers are 1 or more", file=sys.stderr)
         return 2
-    path = photo or DEFAULT_PHOTO
-    if not path.is_file():
-        print(f"armadora bench serve: {path} is not a file (give --photo PHOTO)", file=sys.stderr)
+    upload = bench_upload(photo)
+    if upload is None:
         return 2
-    data = twelve_megapixels(path)
-    content_type, body = multipart("photo", path.name, data)
+    data, content_type, body = upload
     print(
         f"{tables} tables at once, each a 12-megapixel JPEG of {len(data) / 1e6:.1f} MB, "
         f"on {WEB_PROCESSES} web processes"

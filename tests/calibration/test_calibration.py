@@ -62,6 +62,7 @@ from vision.worlds.raster.setup import render_setup
 from webui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
+Bgr = tuple[int, int, int]
 COPY = TUNING_COPIES[4]  # two close greens among its colours
 SIZE = (3200, 2400)
 
@@ -168,19 +169,27 @@ def test_a_bad_setup_is_refused_saying_what_is_missing(
     assert words in str(refused.value)
 
 
-def _with_gold_disc(data: bytes, homography: np.ndarray, cell: Cell) -> bytes:
-    """The photo (upright, at full size as calibration loads it) with a round token-sized gold shape
-    painted on ``cell``, the way an autumn copy's tree crowns lie in its art."""
+def _with_disc(
+    data: bytes, homography: np.ndarray, cell: Cell, rings: tuple[tuple[float, Bgr], ...]
+) -> bytes:
+    """The photo (upright, at full size as calibration loads it) with discs painted on ``cell``,
+    from the outside in: each ring's radius (mm) and colour."""
     image = load_photo(data, min_long_side=1 << 20).image.copy()
     x, y = cell_centre_mm(cell)
     angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
-    for radius, bgr in ((15.0, (30, 110, 160)), (13.0, (42, 166, 212))):
+    for radius, bgr in rings:
         ring = np.stack([x + radius * np.cos(angles), y + radius * np.sin(angles)], axis=-1)
         points = cv2.perspectiveTransform(ring[None], homography)[0]
         cv2.fillPoly(image, [np.round(points).astype(np.int32)], bgr, lineType=cv2.LINE_AA)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
     return encoded.tobytes()
+
+
+def _with_gold_disc(data: bytes, homography: np.ndarray, cell: Cell) -> bytes:
+    """The photo with a round token-sized gold shape painted on ``cell``, the way an autumn copy's
+    tree crowns lie in its art."""
+    return _with_disc(data, homography, cell, ((15.0, (30, 110, 160)), (13.0, (42, 166, 212))))
 
 
 @pytest.mark.slow
@@ -238,16 +247,7 @@ def test_two_corners_the_light_washes_to_one_white_are_learnt_with_a_warning() -
 def _with_pale_token(data: bytes, homography: np.ndarray, cell: Cell) -> bytes:
     """The photo with the token on ``cell`` painted over by one a lamp's highlight washes out: a
     token's rim and size, in no gold at all."""
-    image = load_photo(data, min_long_side=1 << 20).image.copy()
-    x, y = cell_centre_mm(cell)
-    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
-    for radius, bgr in ((16.0, (150, 150, 150)), (14.5, (236, 238, 240))):
-        ring = np.stack([x + radius * np.cos(angles), y + radius * np.sin(angles)], axis=-1)
-        points = cv2.perspectiveTransform(ring[None], homography)[0]
-        cv2.fillPoly(image, [np.round(points).astype(np.int32)], bgr, lineType=cv2.LINE_AA)
-    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    return encoded.tobytes()
+    return _with_disc(data, homography, cell, ((16.0, (150, 150, 150)), (14.5, (236, 238, 240))))
 
 
 @pytest.mark.slow
