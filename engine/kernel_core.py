@@ -723,24 +723,12 @@ def playout(st: Ints, rng: Ints) -> int:
     return turns
 
 
-def spend_chance(st: Ints, p: int) -> float:
-    """The odds that a playout spends one of the player's power tokens this turn: the tokens left
-    over the turns left (about one a warrior in hand, and the last one when none is).
-
-    Each token then goes at a random turn of the rest of the game. At even odds a turn, nearly
-    every token went in the first two turns of a playout, in the opening where a power is worth
-    least, so that a token kept in the tree was valued as one thrown away at once, and keeping
-    it for the moment it decides a territory looked no better than using it now.
-    """
-    return st[S_POWERS + p] / (1.0 + hand_count(st, p))
-
-
 def playout_extra(st: Ints, rng: Ints) -> bool:
-    """The advanced game in a playout: a power at the odds of :func:`spend_chance` where one is on
-    offer (the Mage's look changes nothing here and is not used), then the reinforcement at even
-    odds; True when the turn ended with the reinforcement."""
+    """The advanced game in a playout: a power at even odds where one is on offer (the Mage's look
+    changes nothing here and is not used), then the reinforcement at even odds; True when the turn
+    ended with the reinforcement."""
     p = st[S_TURN]
-    if not st[S_USED] and st[S_POWERS + p] > 0 and unit(rng) < spend_chance(st, p):
+    if not st[S_USED] and st[S_POWERS + p] > 0 and unit(rng) < 0.5:
         character = st[S_CHAR + p]
         if character == C_ORC:
             if not (p == st[S_ME] and st[S_NOPOWER]):
