@@ -3,20 +3,23 @@
 ``/api/scan``, ``/api/check`` and ``/api/score`` answer with what ``armadora scan
 --json``, ``armadora check --json`` and ``armadora score --json`` print (without
 the ``file`` key). Errors are ``{"error": "..."}`` with a 4xx status.
+
+The scaled server scans ``/api/scan``'s photo on a worker, as a job the request waits for
+(:mod:`webui.apiscans`): the same document, the same refusals.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from engine.check import check
 from engine.position import VARIANTS, Position, PositionError
 from engine.report import score_document
 from engine.scoring import ScoringError, score
-from webui import store
+from webui import apiscans, store
 from webui.game_view import game_state
 from webui.limits import check_rate
 from webui.photos import InputError, photo_bytes, profile_text, read_photo
@@ -58,8 +61,12 @@ def scan() -> ResponseReturnValue:
         raise InputError(f"variant: {variant[:30]!r} is not one of {', '.join(VARIANTS)}")
     players = posted_players()
     check_rate("scans_per_address", request.remote_addr or "")
-    result = read_photo(photo_bytes(), profile_text(players), players, variant)
-    return jsonify(result.to_json())
+    data = photo_bytes()
+    profile = profile_text(players)
+    if current_app.config["QUEUE_URL"]:
+        # The scaled server: a worker scans, this request waits for its document.
+        return jsonify(apiscans.scanned_document(data, profile, players, variant))
+    return jsonify(read_photo(data, profile, players, variant).to_json())
 
 
 @bp.post("/check")

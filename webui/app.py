@@ -48,6 +48,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL=None,
         QUEUE_URL=None,
         JOB_WAIT_S=0.0,
+        # How long the scaled server's /api/scan waits for a worker's scan before it answers 503.
+        API_SCAN_WAIT_S=60.0,
     )
     if config:
         app.config.from_mapping(config)

@@ -12,7 +12,8 @@ fails, or when a draft of the same photo keeps its own).
 Running a job twice is harmless: the files are rewritten whole under the same names, a draft
 of the same photo is stored once (:func:`webui.store.add_snapshot`), and a suggestion is kept
 under its position and hand. What each kind does is in :data:`RUNNERS`: a scan here, a
-calibration in :mod:`webui.calibrations`, a suggestion in :mod:`webui.suggestions`.
+calibration in :mod:`webui.calibrations`, a suggestion in :mod:`webui.suggestions`, and the scaled
+server's ``/api/scan`` in :mod:`webui.apiscans`.
 """
 
 from __future__ import annotations
@@ -203,6 +204,7 @@ RUNNERS = {
     "scan": "webui.jobs:scan_into_draft",
     "calibrate": "webui.calibrations:learn_profile",
     "suggest": "webui.suggestions:search",
+    "api_scan": "webui.apiscans:scan_photo",
 }
 
 

@@ -264,9 +264,14 @@ def discard_photos(scanned: Scanned) -> None:
     discard_upload(scanned.upload)
 
 
+def profile_name(upload: str) -> str:
+    """The name of the profile a job reads its photo with (the scaled ``/api/scan``), beside the photo."""
+    return upload.removesuffix(".upload") + "-profile.json"
+
+
 def discard_upload(upload: str) -> None:
-    """Remove a photo as sent and its grid photo, if written."""
-    for name in (upload, grid_name(upload)):
+    """Remove a photo as sent and its grid photo and profile, if written."""
+    for name in (upload, grid_name(upload), profile_name(upload)):
         (uploads_folder() / name).unlink(missing_ok=True)
 
 

@@ -79,8 +79,8 @@ CREATE TABLE IF NOT EXISTS power_uses (
 -- draft is stored; a setup photo until its profile is learnt; a player's question until its answer.
 CREATE TABLE IF NOT EXISTS jobs (
     id INTEGER PRIMARY KEY,
-    game_id INTEGER REFERENCES games (id),  -- NULL for a setup photo: its game is made after
-    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest'
+    game_id INTEGER REFERENCES games (id),  -- NULL for a setup photo (its game is made after), /api/scan
+    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest', 'api_scan'
     created TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'queued',  -- queued, running, done, failed
     photo TEXT NOT NULL DEFAULT '',   -- the photo as sent, under uploads/: kept until its draft is

@@ -2,8 +2,10 @@
 
 A draft not confirmed within ``EXPIRE_DRAFTS_DAYS`` is set aside and its photo
 files removed; a game untouched for ``EXPIRE_GAMES_DAYS`` (no photo, no end) is
-removed whole, rows and files. Both are off (None) by default: an embedded
-server at home keeps everything until told. When set, the app prunes at most
+removed whole, rows and files, and so is a job of no game (a calibration, the
+scaled server's ``/api/scan``) older than that whose request never removed it.
+Both are off (None) by default: an embedded server at home keeps everything
+until told. When set, the app prunes at most
 once an hour, on a request; ``armadora admin prune`` does it at once.
 """
 
@@ -19,6 +21,7 @@ from flask import Flask, current_app
 
 from webui.db import database_bytes, get_db, transaction
 from webui.limits import folder_bytes
+from webui.photos import discard_upload
 
 #: How often the app prunes by itself when expiry is configured.
 PRUNE_EVERY_S = 3600
@@ -90,7 +93,22 @@ def prune(drafts_days: float | None, games_days: float | None, now: datetime | N
         for game_id in ids:
             shutil.rmtree(uploads / str(game_id), ignore_errors=True)
         games = len(ids)
+        prune_gameless_jobs(idle)
     return {"drafts": drafts, "games": games}
+
+
+def prune_gameless_jobs(before: str) -> None:
+    """Remove the jobs of no game (calibrations, the scaled server's ``/api/scan``) made before
+    ``before`` and their photos: those their request never forgot (a web process stopped while it
+    waited)."""
+    with transaction() as db:
+        rows = db.execute(
+            "SELECT id, photo FROM jobs WHERE game_id IS NULL AND created < ?", (before,)
+        ).fetchall()
+        db.executemany("DELETE FROM jobs WHERE id = ?", [(row["id"],) for row in rows])
+    for row in rows:
+        if row["photo"]:
+            discard_upload(row["photo"])
 
 
 def prune_now_and_then() -> None:

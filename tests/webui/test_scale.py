@@ -8,6 +8,7 @@ that only the workers it starts take its jobs.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -25,6 +26,7 @@ from test_web import (
     ADVANCED,
     BOARD_PHOTO,
     MAGE_AND_ELF,
+    NO_BOARD_PHOTO,
     SMALL_GAME,
     enter,
     error_of,
@@ -32,16 +34,20 @@ from test_web import (
     player_links,
     post,
     put_position,
+    scan_api,
     send_photo,
     token,
 )
 
-from webui import jobs, store
+from calibration.profile import default_profile
+from webui import api, jobs, store
+from webui.app import create_app
 from webui.backends import BackendError, Backends
 from webui.cli import main
 
 pytestmark = needs_queue
 
+PROFILE = default_profile().to_json()
 #: The workers here give up on a job's dead worker after this many seconds.
 VISIBILITY_S = 4
 
@@ -76,6 +82,12 @@ class Scaled:
             viewer = store.find_viewer(token(host))
             assert viewer is not None
             return jobs.of_game(viewer.game)
+
+    def job_rows(self) -> int:
+        with self.app.test_request_context():
+            from webui.db import get_db
+
+            return int(get_db().execute("SELECT COUNT(*) FROM jobs").fetchone()[0])
 
     def job(self, job_id: int) -> jobs.Job:
         with self.app.test_request_context():
@@ -255,6 +267,81 @@ def test_a_bad_photo_read_by_a_worker_is_shown_with_its_sentence(scaled: Scaled)
     assert list(scaled.photos.rglob("*.upload")) == []  # nothing kept of a photo no draft has
 
 
+def test_the_api_s_scan_is_read_by_a_worker_and_answers_the_embedded_document(
+    scaled: Scaled, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded = create_app({"DATA_DIR": str(tmp_path / "embedded")}).test_client()
+    expected = scan_api(embedded, BOARD_PHOTO.read_bytes(), players="purple,green")
+    assert expected.status_code == 200
+
+    def not_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the web process scanned the photo itself")
+
+    monkeypatch.setattr(api, "read_photo", not_here)
+    forgotten: list[jobs.Job] = []
+    forget = jobs.forget
+    monkeypatch.setattr(jobs, "forget", lambda job: (forgotten.append(job), forget(job))[1])
+    scaled.app.config["API_SCAN_WAIT_S"] = 120.0
+    scaled.worker("only")
+    answer = scan_api(scaled.client, BOARD_PHOTO.read_bytes(), players="purple,green")
+    assert answer.status_code == 200
+    doc, document = answer.get_json(), expected.get_json()
+    doc.pop("timing_ms"), document.pop("timing_ms")
+    assert doc == document
+    [job] = forgotten
+    assert job.kind == "api_scan" and job.game_id is None and job.state == "done"
+    assert job.worker.startswith("armadora-")  # a worker's name, not the web process's
+    assert scaled.job_rows() == 0 and list(scaled.photos.rglob("*.upload")) == []  # nothing kept
+
+
+@pytest.mark.parametrize(
+    ("photo", "status"),
+    [
+        (b"this is a shopping list, not a photo", 400),
+        pytest.param(NO_BOARD_PHOTO.read_bytes(), 422, marks=pytest.mark.slow),
+    ],
+)
+def test_the_api_s_bad_photo_read_by_a_worker_is_the_embedded_refusal(
+    scaled: Scaled, tmp_path: Path, photo: bytes, status: int
+) -> None:
+    embedded = create_app({"DATA_DIR": str(tmp_path / "embedded")}).test_client()
+    expected = scan_api(embedded, photo)
+    assert expected.status_code == status
+    scaled.app.config["API_SCAN_WAIT_S"] = 120.0
+    scaled.worker("only")
+    answer = scan_api(scaled.client, photo)
+    assert (answer.status_code, answer.get_json()) == (status, expected.get_json())
+    assert scaled.job_rows() == 0 and list(scaled.photos.rglob("*.upload")) == []
+
+
+def test_the_api_s_scan_with_no_worker_free_is_a_503_and_leaves_nothing(scaled: Scaled) -> None:
+    scaled.app.config["API_SCAN_WAIT_S"] = 0.5
+    answer = scan_api(scaled.client, BOARD_PHOTO.read_bytes(), profile=json.dumps(PROFILE))
+    assert answer.status_code == 503 and "the scanners are busy" in error_of(answer)
+    assert scaled.job_rows() == 0 and [p for p in scaled.photos.rglob("*") if p.is_file()] == []
+    scaled.worker("late")  # takes the message of the job given up: nothing to do
+    scaled.app.config["API_SCAN_WAIT_S"] = 120.0
+    assert scan_api(scaled.client, b"still not a photo").status_code == 400
+    assert scaled.job_rows() == 0 and list(scaled.photos.rglob("*.upload")) == []
+
+
+class Unreachable:
+    """A queue whose Redis cannot be reached, as :class:`webui.taskqueue.CeleryQueue` says so."""
+
+    def send(self, job_id: int) -> None:
+        from webui.taskqueue import QueueUnreachable
+
+        jobs.fail(job_id, str(QueueUnreachable()), 503)
+        raise QueueUnreachable()
+
+
+def test_the_api_s_scan_with_its_queue_unreachable_is_a_503_and_leaves_nothing(scaled: Scaled) -> None:
+    scaled.app.extensions["armadora_queue"] = Unreachable()
+    answer = scan_api(scaled.client, BOARD_PHOTO.read_bytes(), profile=json.dumps(PROFILE))
+    assert answer.status_code == 503 and "queue cannot be reached" in error_of(answer)
+    assert scaled.job_rows() == 0 and [p for p in scaled.photos.rglob("*") if p.is_file()] == []
+
+
 class Silent:
     """A queue that loses every message: a web process stopped between the job's row and its message."""
 
@@ -265,8 +352,6 @@ class Silent:
 def test_a_job_whose_message_was_lost_is_given_again_by_admin_requeue(
     scaled: Scaled, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import json
-
     host = new_game(scaled.client, ("purple", "green"))
     scaled.app.extensions["armadora_queue"] = Silent()
     assert send_photo(scaled.client, host, BOARD_PHOTO.read_bytes()).status_code == 303

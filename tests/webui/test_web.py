@@ -1287,6 +1287,27 @@ def test_admin_prune_removes_old_drafts_and_idle_games_and_usage_counts_them(
     assert (usage["games"], usage["drafts"]) == (1, 0)
 
 
+def test_pruning_removes_old_jobs_of_no_game_and_their_photos(app: Flask) -> None:
+    """A calibration's or the scaled ``/api/scan``'s job whose request stopped waiting and never forgot it."""
+    from webui import upkeep
+
+    uploads = Path(app.config["UPLOADS"])
+    (uploads / "api").mkdir(parents=True, exist_ok=True)
+    for name in ("api/old.upload", "api/new.upload"):
+        (uploads / name).write_bytes(b"a photo")
+    with app.app_context():
+        db = store.get_db()
+        old = "2020-01-01T00:00:00+00:00"
+        for created, photo in ((old, "api/old.upload"), (store.now(), "api/new.upload")):
+            db.execute(
+                "INSERT INTO jobs (game_id, kind, created, photo) VALUES (NULL, 'api_scan', ?, ?)",
+                (created, photo),
+            )
+        assert upkeep.prune(None, 30) == {"drafts": 0, "games": 0}
+        assert [row["photo"] for row in db.execute("SELECT photo FROM jobs")] == ["api/new.upload"]
+    assert sorted(p.name for p in (uploads / "api").iterdir()) == ["new.upload"]
+
+
 def test_a_photo_padded_with_zeros_is_kept_without_its_padding(client: FlaskClient, app: Flask) -> None:
     host = new_game(client, ("purple", "green"))
     padded = BOARD_PHOTO.read_bytes() + bytes(5 * 1024 * 1024)
