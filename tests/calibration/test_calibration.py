@@ -400,8 +400,10 @@ def test_the_warriors_looks_are_fitted_on_the_cells_of_photos_whose_truth_is_kno
     (tmp_path / f"game{photo.suffix}").write_bytes(photo.data)
     (tmp_path / "game.json").write_text(json.dumps(photo.truth))
     (tmp_path / "empty.json").write_text(json.dumps({"board": False}))
-    signs, labels = warrior_data(photos_with_truth(tmp_path))
+    signs, labels, weights = warrior_data(photos_with_truth(tmp_path))
     assert signs.shape == (32, len(WARRIOR_SIGNS))
+    # One world: every example counts once.
+    assert np.array_equal(weights, np.ones(32))
     assert int(labels.sum()) == len(photo.truth["warriors"])
     assert int(((warrior_odds(signs) > 0) == labels).sum()) >= 31
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from renders import Renders
 
 from vision.learn.pieces import WARRIOR_SIGNS, WARRIOR_WEIGHTS
 from vision.read import cells, slots, tokens
@@ -50,3 +51,32 @@ def test_a_fit_writes_what_the_readers_load(tmp_path: Path) -> None:
 def test_an_unknown_model_is_named() -> None:
     with pytest.raises(ValueError, match="unknown model 'slot'"):
         path_of("slot")
+
+
+@pytest.mark.slow
+def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
+    tmp_path: Path, renders: Renders
+) -> None:
+    from webui.cli import main
+
+    folders = []
+    for n, seed in enumerate((4_100_001, 4_100_002)):
+        photo = renders.photo(seed, players=2, size=(1600, 1200), quality=90)
+        folder = tmp_path / f"tuning-{n}"
+        folder.mkdir()
+        (folder / f"photo{photo.suffix}").write_bytes(photo.data)
+        (folder / "photo.json").write_text(json.dumps(photo.truth))
+        folders.append(folder)
+    out = tmp_path / "weights"
+    before = {name: fitted(name).weights for name in MODELS}
+    assert main(["bench", "fit", *map(str, folders), "--out", str(out)]) == 0
+    # Every model is there, so that ARMADORA_WEIGHTS=out reads a whole set; the two refitted name
+    # both folders; the committed files are untouched.
+    assert sorted(p.stem for p in out.glob("*.json")) == sorted(MODELS)
+    refitted = json.loads((out / "slots-reference.json").read_text())["provenance"]
+    assert all(str(folder) in refitted["photos"] for folder in folders)
+    assert refitted["command"] == f"armadora bench fit {folders[0]} {folders[1]}"
+    kept = json.loads((out / "warriors.json").read_text())
+    assert tuple(kept["weights"]) == before["warriors"]
+    assert {name: fitted(name).weights for name in MODELS} == before
+    assert main(["bench", "fit", str(tmp_path / "nowhere")]) == 2
