@@ -165,7 +165,9 @@ class BenchResult:
             "false_boards": self.false_boards,
             "crashes": self.crashes,
             "median_s": statistics.median(ordered) if ordered else None,
-            "p90_s": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] if ordered else None,
+            "p90_s": _quantile(ordered, 0.9),
+            "p95_s": _quantile(ordered, 0.95),
+            "max_s": ordered[-1] if ordered else None,
             "stage_median_ms": {stage: statistics.median(ms) for stage, ms in self.stage_ms.items()},
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "mistakes": self.mistakes,
@@ -263,7 +265,10 @@ def report_text(summary: dict[str, Any]) -> str:
         f"crashes           {len(summary['crashes'])}",
     ]
     if summary["median_s"] is not None:
-        lines.append(f"time per photo    median {summary['median_s']:.3f} s, p90 {summary['p90_s']:.3f} s")
+        lines.append(
+            f"time per photo    median {summary['median_s']:.3f} s, p90 {summary['p90_s']:.3f} s, "
+            f"p95 {summary['p95_s']:.3f} s, slowest {summary['max_s']:.3f} s"
+        )
         stages = ", ".join(f"{k} {v:.0f}" for k, v in summary["stage_median_ms"].items())
         lines.append(f"stages (median ms) {stages}")
     lines.append(f"peak memory       {summary['peak_rss_mb']:.0f} MB (resident, whole process)")
@@ -307,3 +312,12 @@ def main_scan(folder: Path, profile: Looks | None, as_json: bool, learn: Learner
     summary = bench_scan(pairs, profile, learn).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
     return 0
+
+
+def _quantile(ordered: list[float], share: float) -> float | None:
+    """The value ``share`` of the way up the sorted ``ordered`` (the nearest rank below), or None.
+
+    >>> _quantile([1.0, 2.0, 3.0, 4.0], 0.9), _quantile([], 0.5)
+    (4.0, None)
+    """
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else None
