@@ -577,6 +577,8 @@ def _view_of_some_copy(
         seen = improvised_view(image, timer, params, cheap.fit)
         if seen is not None:
             return (*seen, True)
+    # Neither the fast features nor the gold and grid placed the board surely (the grid found
+    # none, so no copy can be improvised either): the slow features, and the better placement.
     slow: tuple[Located, Registration] | None = None
     refusal: NoBoardError | None = None
     try:
@@ -585,17 +587,7 @@ def _view_of_some_copy(
         refusal = error
     found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
     if found is None:
-        if profile is None and cheap.fit is None:
-            seen = improvised_view(image, timer, params)
-            if seen is not None:
-                return (*seen, True)
         raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
-    if profile is None and found[1].agreeing < params.art_matched_patches:
-        # The features found the reference kit's frame on another copy: its gold and grid place it
-        # better, and its own colours read it.
-        seen = improvised_view(image, timer, params)
-        if seen is not None:
-            return (*seen, True)
     return _registered_view(image, looks, *found, face, timer, params), looks, False
 
 
