@@ -158,6 +158,22 @@ def low_index(low: int) -> int:
     return popcount(low - 1)
 
 
+def list_bits(mask: int, acts: Ints, at: int, base: int) -> int:
+    """Each set bit of ``mask`` as the action ``base`` + its index, into ``acts`` from ``at``; how many.
+
+    >>> acts = [0] * 4
+    >>> list_bits(0b1010, acts, 1, 100), acts
+    (2, [0, 101, 103, 0])
+    """
+    n = 0
+    while mask:
+        low = mask & -mask
+        acts[at + n] = base + low_index(low)
+        n += 1
+        mask ^= low
+    return n
+
+
 def nth_bit(mask: int, n: int) -> int:
     """The index of the ``n``-th set bit of a mask, from 0.
 
@@ -822,12 +838,7 @@ def list_actions(st: Ints, acts: Ints, at: int) -> int:
             n += 1
         return n
     if hand_count(st, p) > 0:
-        empty = empty_cells(st)
-        while empty:
-            low = empty & -empty
-            acts[at + n] = low_index(low)
-            n += 1
-            empty ^= low
+        n += list_bits(empty_cells(st), acts, at + n, 0)
     pairs_only = st[S_NUGGETS] == 1 and nuggets_pair_exists(st)
     for i in range(NUM_SLOTS):
         if slot_legal(st, i) and (not pairs_only or has_partner(st, i)):
@@ -857,14 +868,7 @@ def reinforcement_cells(st: Ints, p: int) -> int:
 
 
 def list_reinforcements(st: Ints, acts: Ints, at: int, base: int) -> int:
-    cells = reinforcement_cells(st, st[S_TURN])
-    n = 0
-    while cells:
-        low = cells & -cells
-        acts[at + n] = base + low_index(low)
-        n += 1
-        cells ^= low
-    return n
+    return list_bits(reinforcement_cells(st, st[S_TURN]), acts, at, base)
 
 
 def arrow_cells(st: Ints, p: int) -> int:
@@ -916,13 +920,7 @@ def list_powers(st: Ints, acts: Ints, at: int) -> int:
                 n += 1
         return n
     base = A_GOBLIN if character == C_GOBLIN else A_ARROW if character == C_ELF else A_PEEK
-    cells = power_cells(st)
-    while cells:
-        low = cells & -cells
-        acts[at + n] = base + low_index(low)
-        n += 1
-        cells ^= low
-    return n
+    return list_bits(power_cells(st), acts, at, base)
 
 
 def use_power(st: Ints) -> None:

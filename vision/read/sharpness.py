@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cache
 from typing import cast
 
 import cv2
@@ -128,14 +129,14 @@ def matched_face(
         return _blurred(face, float(wanted.mean()) * view.px_per_mm), plane
     levels = np.array(params.sigmas_mm, np.float32)
     out = face.copy()
+    # Two neighbouring spans share a level: each level is blurred once.
+    blurred = cache(lambda level: _blurred(face, level * view.px_per_mm))
     for low, high in itertools.pairwise(levels):
         inside = (wanted > low) & (wanted <= high)
         if not inside.any():
             continue
         share = ((wanted[inside] - low) / (high - low))[:, None]
-        lower = _blurred(face, float(low) * view.px_per_mm)[inside]
-        upper = _blurred(face, float(high) * view.px_per_mm)[inside]
-        out[inside] = lower * (1 - share) + upper * share
+        out[inside] = blurred(float(low))[inside] * (1 - share) + blurred(float(high))[inside] * share
     return out, plane
 
 
