@@ -370,6 +370,7 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
         warrior_colours(profile),
         view.glare,
         view.details,
+        view.clipped,
         params=params.slots,
     )
 

@@ -25,6 +25,7 @@ from vision.read.assemble import assemble, choose_cells, choose_slots
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.rectify import balance, face_view, rectify, to_float
 from vision.read.slots import (
+    FEATURES,
     PROFILE_BANDS,
     PROFILE_SIGNS,
     SlotReading,
@@ -32,7 +33,9 @@ from vision.read.slots import (
     estimate_wood,
     leans_mm,
     line_signs,
+    palisade_probability,
     profile_signs,
+    slot_features,
 )
 
 COLOURS = ("orange", "green", "blue", "purple")
@@ -249,6 +252,27 @@ def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly(
     # In haze every line is faint, but still narrow.
     hazy = 0.3 * photo + 0.7 * 0.85
     assert line_signs(hazy.astype(np.float32), face, CANONICAL)[1][bare].mean() > 0.9
+
+
+def test_a_lamps_reflection_over_bare_lines_is_the_card_showing_not_a_palisade() -> None:
+    face = lined_face()
+    photo = face.copy()
+    glared = list(range(0, len(SLOTS), 7))
+    for number in glared:
+        # The glossy card mirrors the lamp: white across the line and beyond, the print gone.
+        paint_across(photo, SLOTS[number], range(-40, 41), lambda k: np.ones(3, np.float32))
+    clipped = (photo >= 1.0).all(axis=-1)
+    blind = slot_features(photo, face, LIT_WOOD, None)
+    seeing = slot_features(photo, face, LIT_WOOD, None, clipped=clipped)
+    shows = FEATURES.index("line_shows")
+    edges = [FEATURES.index(f"edge_change_{band}") for band in range(PROFILE_BANDS)]
+    # Read blind, the lost line and its lost edges look like something covering it...
+    assert blind[glared, shows].mean() < 0.1
+    assert (blind[np.ix_(glared, edges)] < -1).any()
+    # ...but where the photo clipped, the card itself shows: the line is there, nothing changed.
+    assert seeing[glared, shows].min() > 0.9
+    assert np.abs(seeing[np.ix_(glared, edges)]).max() < 1e-6
+    assert (palisade_probability(seeing[glared]) < 0.5).all()
 
 
 def lit_beyond(top_from: float, k: int) -> np.ndarray:

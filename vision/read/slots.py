@@ -204,10 +204,15 @@ def _wood_pixels(
     xs: FloatArray,
     ys: FloatArray,
     glare: FloatImage | None = None,
+    clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
 ) -> tuple[npt.NDArray[np.bool_], FloatImage]:
     """Per slot, step and pixel across a band: is it wood (rather than the face or a token), and how far
-    it is from the face."""
+    it is from the face.
+
+    A pixel ``clipped`` marks is the glossy card mirroring a lamp (:func:`line_signs`): neither wood
+    nor anything but the face.
+    """
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
@@ -216,11 +221,19 @@ def _wood_pixels(
     to_other = to_face
     for colour in tokens:
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
-    return (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit), to_face
+    wood_px = (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit)
+    if clipped is not None:
+        card = _sample(clipped, xs, ys)
+        wood_px, to_face = wood_px & ~card, np.where(card, 0.0, to_face)
+    return wood_px, to_face
 
 
 def line_signs(
-    balanced: FloatImage, face: FloatImage, view: FaceRaster, params: SlotParams = SLOT_PARAMS
+    balanced: FloatImage,
+    face: FloatImage,
+    view: FaceRaster,
+    clipped: npt.NDArray[np.bool_] | None = None,
+    params: SlotParams = SLOT_PARAMS,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per slot and step, whether the printed grid line shows (its profile across matches the
     face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
@@ -228,6 +241,11 @@ def line_signs(
 
     A palisade's shaded side along the line draws a dark band whose edge matches the line's
     profile well enough, but a band wider than the line and bright on one side only.
+
+    Where ``clipped`` (:func:`vision.read.glare.clipped_mask`) marks the line's core, the lamp's
+    reflection on the glossy card hides the printed line, but it is the card that shows there:
+    the wooden sticks are matte and do not mirror the lamp. Such a step counts as the line
+    showing, narrowly, rather than as something covering it.
     """
     grey_photo = balanced.sum(axis=-1)
     grey_face = face.sum(axis=-1)
@@ -262,6 +280,9 @@ def line_signs(
     dark = ((line_level + art_level) / 2)[..., None]
     wider = (photo < dark).sum(axis=2) - (printed < dark).sum(axis=2)
     narrow = visible & flanked & (wider < params.narrow_excess_mm * view.px_per_mm)
+    if clipped is not None:
+        card = _sample(clipped.astype(np.float32), xs, ys)[..., core].mean(axis=2) > 0.5
+        visible, narrow = visible | card, narrow | card
     return visible, narrow
 
 
@@ -270,6 +291,7 @@ def across_profiles(
     face: FloatImage,
     view: FaceRaster,
     leans: FloatArray,
+    clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
 ) -> tuple[FloatArray, FloatArray]:
     """The photo's and the face's colour across each slot's line, shape (67, across, 3) each.
@@ -279,6 +301,9 @@ def across_profiles(
     far on the other, turned so that it runs toward where tall things lean
     (``leans``, from :func:`leans_mm`): a palisade's top and shaded side then
     fall on the same side of every profile.
+
+    Steps where ``clipped`` marks any of the profile are left out, as glare hides what the photo
+    shows there; a slot with no other step shows the face's own profile, no sign of anything.
     """
     # Which steps along a slot are readable does not depend on how wide the band is.
     xs, ys, keep = _band_samples(view, leans, 0.0, half_mm=params.profile_span_mm, params=params)
@@ -287,6 +312,9 @@ def across_profiles(
     profiles = []
     # A camera low enough to leave nothing of a slot readable still gives it a profile: the whole length.
     keep[~keep.any(axis=1)] = True
+    if clipped is not None:
+        glared = _sample(clipped, xs, ys).any(axis=2)
+        photo = np.where(glared[..., None, None], printed, photo)
     for image in (photo, printed):
         middle = np.array([np.median(image[n][keep[n]], axis=0) for n in range(len(SLOTS))])
         middle[backward] = middle[backward, ::-1]
@@ -396,11 +424,13 @@ def slot_features(
     tokens: tuple[FloatImage, ...] = (),
     glare: FloatImage | None = None,
     details: tuple[FloatImage, FloatImage] | None = None,
+    clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
 ) -> FloatArray:
     """What each slot looks like, as the share of its length showing each sign: shape (67, features).
 
-    ``details`` is :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
+    ``details`` is :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made;
+    ``clipped`` where the photo clipped under glare (:func:`line_signs`).
 
     Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
     halfway to where its top lands, and there; the foot and the halfway band
@@ -418,11 +448,11 @@ def slot_features(
         xs, ys, keep_here = _band_samples(view, leans, shift, params=params)
         if shift == 0.0:
             keep = keep_here
-        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, params=params)
+        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
-    columns.extend(line_signs(balanced, face, view, params=params))
+    columns.extend(line_signs(balanced, face, view, clipped, params=params))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
     # The art beside the line, where a palisade's foot covers it; the line itself is left out, as a
@@ -430,7 +460,10 @@ def slot_features(
     xs, ys, _ = _band_samples(view, leans, 0.0, params.texture_half_mm, params=params)
     rows, columns_px = _pixel_indices(face, xs, ys)
     beside_line = np.abs(_across(view, params.texture_half_mm)) >= params.line_core_mm
-    counted = (keep[..., None] & beside_line).reshape(len(SLOTS), -1)
+    counted = keep[..., None] & beside_line
+    if clipped is not None:
+        counted &= ~clipped[rows, columns_px]
+    counted = counted.reshape(len(SLOTS), -1)
     match, amount = texture_match(
         *(details or fine_detail(balanced, face)),
         rows.reshape(len(SLOTS), -1),
@@ -438,7 +471,7 @@ def slot_features(
         counted,
     )
     profiles = profile_signs(
-        *across_profiles(balanced, face, view, leans, params=params), view, params=params
+        *across_profiles(balanced, face, view, leans, clipped, params=params), view, params=params
     )
     # Texture that fails to match says something covers the art only where the art has texture.
     hidden_art = (1.0 - match) * np.minimum(amount / params.full_detail, 1.0)
