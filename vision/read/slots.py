@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -37,6 +38,7 @@ from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
+Pixel = TypeVar("Pixel", bound=np.generic)
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,7 @@ def _band_samples(
 
 
 def _pixel_indices(
-    image: FloatImage, xs: FloatArray, ys: FloatArray
+    image: npt.NDArray[np.generic], xs: FloatArray, ys: FloatArray
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """The rows and columns of ``image``'s pixels nearest the points (``xs``, ``ys``)."""
     yi = np.clip(np.round(ys).astype(np.intp), 0, image.shape[0] - 1)
@@ -192,7 +194,7 @@ def _pixel_indices(
     return yi, xi
 
 
-def _sample(image: FloatImage, xs: FloatArray, ys: FloatArray) -> FloatImage:
+def _sample(image: npt.NDArray[Pixel], xs: FloatArray, ys: FloatArray) -> npt.NDArray[Pixel]:
     return image[_pixel_indices(image, xs, ys)]
 
 
@@ -313,7 +315,7 @@ def across_profiles(
     # A camera low enough to leave nothing of a slot readable still gives it a profile: the whole length.
     keep[~keep.any(axis=1)] = True
     if clipped is not None:
-        glared = _sample(clipped, xs, ys).any(axis=2)
+        glared: npt.NDArray[np.bool_] = np.any(_sample(clipped, xs, ys), axis=2)
         photo = np.where(glared[..., None, None], printed, photo)
     for image in (photo, printed):
         middle = np.array([np.median(image[n][keep[n]], axis=0) for n in range(len(SLOTS))])
