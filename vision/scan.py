@@ -407,7 +407,11 @@ def scan_image(
     view, profile, unknown = _view_of_some_copy(image, profile, timer, params)
     targets = token_colours(profile)
     with timer.stage("slots"):
-        slots = read_slots(view_slot_features(view, profile, params), SLOT_WEIGHTS[profile.kind])
+        slots = read_slots(
+            view_slot_features(view, profile, params),
+            SLOT_WEIGHTS[profile.kind],
+            PLAIN_SLOT_WEIGHTS.get(profile.kind),
+        )
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
         signs = view_cell_signs(view, profile, palisades, params)
@@ -543,6 +547,9 @@ SLOT_WEIGHTS = {
     Kind.LEARNT: slots_module.LEARNT_WEIGHTS,
     Kind.IMPROVISED: slots_module.IMPROVISED_WEIGHTS,
 }
+#: The plain slot reader's weights (:func:`vision.read.slots.plain_probability`), for the looks
+#: it has been fitted with: the reference kit's so far.
+PLAIN_SLOT_WEIGHTS = {Kind.REFERENCE: slots_module.PLAIN_WEIGHTS}
 HIDDEN_WEIGHTS = {
     Kind.REFERENCE: tokens_module.LEARNT_WEIGHTS,
     Kind.LEARNT: tokens_module.LEARNT_WEIGHTS,

@@ -37,6 +37,7 @@ MODELS = (
     "slots-reference",
     "slots-learnt",
     "slots-improvised",
+    "slots-plain-reference",
     "cells-reference",
     "hidden-learnt",
     "hidden-improvised",

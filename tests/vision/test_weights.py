@@ -15,6 +15,7 @@ from vision.weights import MODELS, fitted, load_weights, path_of, write_fitted
 
 SIGNS = {
     "slots": len(slots.FEATURES),
+    "slots-plain": len(slots.PLAIN_FEATURES),
     "cells": len(cells.FEATURES),
     "hidden": len(tokens.FEATURES),
     "warriors": len(WARRIOR_SIGNS),
@@ -25,7 +26,8 @@ SIGNS = {
 def test_every_model_loads_with_its_provenance(name: str) -> None:
     model = fitted(name)
     # One weight a sign, and the constant.
-    assert len(model.weights) == SIGNS[name.split("-")[0]] + 1
+    reader = "slots-plain" if name.startswith("slots-plain") else name.split("-")[0]
+    assert len(model.weights) == SIGNS[reader] + 1
     assert {"photos", "world", "command", "when"} <= set(model.provenance)
     assert model.provenance["command"].startswith("armadora bench fit")
 
@@ -33,6 +35,7 @@ def test_every_model_loads_with_its_provenance(name: str) -> None:
 def test_the_readers_read_with_the_loaded_weights() -> None:
     assert load_weights("slots-reference") == slots.WEIGHTS
     assert load_weights("slots-improvised") == slots.IMPROVISED_WEIGHTS
+    assert load_weights("slots-plain-reference") == slots.PLAIN_WEIGHTS
     assert load_weights("cells-reference") == cells.WEIGHTS
     assert load_weights("hidden-learnt") == tokens.LEARNT_WEIGHTS
     assert load_weights("warriors") == WARRIOR_WEIGHTS
@@ -70,12 +73,13 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
     out = tmp_path / "weights"
     before = {name: fitted(name).weights for name in MODELS}
     assert main(["bench", "fit", *map(str, folders), "--out", str(out)]) == 0
-    # Every model is there, so that ARMADORA_WEIGHTS=out reads a whole set; the two refitted name
+    # Every model is there, so that ARMADORA_WEIGHTS=out reads a whole set; the three refitted name
     # both folders; the committed files are untouched.
     assert sorted(p.stem for p in out.glob("*.json")) == sorted(MODELS)
-    refitted = json.loads((out / "slots-reference.json").read_text())["provenance"]
-    assert all(str(folder) in refitted["photos"] for folder in folders)
-    assert refitted["command"] == f"armadora bench fit {folders[0]} {folders[1]}"
+    for name in ("slots-reference", "slots-plain-reference", "cells-reference"):
+        refitted = json.loads((out / f"{name}.json").read_text())["provenance"]
+        assert all(str(folder) in refitted["photos"] for folder in folders)
+        assert refitted["command"] == f"armadora bench fit {folders[0]} {folders[1]}"
     kept = json.loads((out / "warriors.json").read_text())
     assert tuple(kept["weights"]) == before["warriors"]
     assert {name: fitted(name).weights for name in MODELS} == before

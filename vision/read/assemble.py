@@ -61,9 +61,23 @@ def _has_small_territory(chosen: npt.NDArray[np.bool_]) -> bool:
 
 
 def choose_slots(
-    probabilities: FloatArray, params: AssembleParams = ASSEMBLE_PARAMS
+    probabilities: FloatArray,
+    second: FloatArray | None = None,
+    params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
-    """The likeliest palisade set with no territory under four cells and at most 35 palisades."""
+    """The likeliest palisade set with no territory under four cells and at most 35 palisades, and
+    how sure each slot's reading is.
+
+    ``second`` is a second reader's probabilities (:attr:`vision.read.slots.SlotReading.second`):
+    a slot is then only as sure as the less sure of the two readers of the state chosen, so that
+    where they disagree the reading is marked.
+
+    >>> p = np.full(67, 0.01); p[:2] = 0.99
+    >>> second = p.copy(); second[1] = 0.4
+    >>> slots, sure, _ = choose_slots(p, second)
+    >>> sorted(slot.number for slot in slots), sure[:3].round(2).tolist()
+    ([0, 1], [0.99, 0.4, 0.99])
+    """
     chosen = probabilities > 0.5
     confidence = np.where(chosen, probabilities, 1 - probabilities)
     warnings: list[Problem] = []
@@ -97,6 +111,8 @@ def choose_slots(
                     palisades=tuple(SLOTS[i] for i in best[1]),
                 )
             )
+    if second is not None:
+        confidence = np.minimum(confidence, np.where(chosen, second, 1 - second))
     slots = frozenset(SLOTS[i] for i in np.flatnonzero(chosen))
     return slots, confidence, warnings
 
@@ -258,7 +274,7 @@ def assemble(
     (:func:`vision.read.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
-    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, params=params)
+    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, slots.second, params)
     warnings += slot_warnings
     glared_cells: set[int] = set()
     glared_slots: set[int] = set()

@@ -105,10 +105,16 @@ FACE_LIMIT = 0.22
 
 @dataclass(frozen=True, eq=False)
 class SlotReading:
-    """Per slot (67, in slot number order): probability of a palisade, and the features it came from."""
+    """Per slot (67, in slot number order): probability of a palisade, and the features it came from.
+
+    ``second`` is the plain reader's probability (:func:`plain_probability`), where it has weights
+    for these looks: a second opinion from the direct signs alone. A reading is only as sure as the
+    less sure of the two (:func:`vision.read.assemble.choose_slots`).
+    """
 
     probabilities: FloatArray
     features: FloatArray
+    second: FloatArray | None = None
 
 
 #: ...and is weighed in this many bands, each a little over 2 mm wide.
@@ -132,6 +138,14 @@ WEIGHTS = load_weights("slots-reference")
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS = load_weights("slots-learnt")
 IMPROVISED_WEIGHTS = load_weights("slots-improvised")
+
+#: The plain reader's signs: the first of :data:`FEATURES`, each a direct sign of a stick (wood,
+#: the line hidden, the art's texture hidden) or how far things lean, without the profile's band by
+#: band shape. Fitted on one world and read in another, the plain reader makes other mistakes than
+#: the whole one, and fewer: it is the second opinion that says where the whole one may be wrong.
+PLAIN_FEATURES = FEATURES[: FEATURES.index("art_hidden") + 1]
+#: Its weights, fitted with the whole reader's (``armadora bench fit TUNING_DIR``).
+PLAIN_WEIGHTS = load_weights("slots-plain-reference")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:
@@ -499,9 +513,13 @@ def _normal(slot: Slot) -> FloatArray:
     return np.array([-(y1 - y0), x1 - x0]) / PITCH_MM
 
 
-def read_slots(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> SlotReading:
-    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through ``weights``."""
-    return SlotReading(palisade_probability(features, weights), features)
+def read_slots(
+    features: FloatArray, weights: npt.ArrayLike = WEIGHTS, plain_weights: npt.ArrayLike | None = None
+) -> SlotReading:
+    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through ``weights``,
+    and the plain reader's through ``plain_weights`` (none without them)."""
+    second = None if plain_weights is None else plain_probability(features, plain_weights)
+    return SlotReading(palisade_probability(features, weights), features, second)
 
 
 def model_inputs(features: FloatArray) -> FloatArray:
@@ -517,6 +535,30 @@ def model_inputs(features: FloatArray) -> FloatArray:
 def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:
     """P(palisade) for each row of :func:`slot_features`."""
     return logistic(model_inputs(features), weights)
+
+
+def plain_probability(features: FloatArray, weights: npt.ArrayLike = PLAIN_WEIGHTS) -> FloatArray:
+    """P(palisade) for each row of :func:`slot_features` by the plain reader: its
+    :data:`PLAIN_FEATURES` alone."""
+    return logistic(with_constant(features[:, : len(PLAIN_FEATURES)]), weights)
+
+
+def fit_plain_weights(
+    features: FloatArray, labels: npt.NDArray[np.bool_], example_weights: FloatArray | None = None
+) -> FloatArray:
+    """Weights for :func:`plain_probability`, fitted to slots whose truth is known, with the whole
+    reader's ridge (:data:`RIDGE`).
+
+    >>> rng = np.random.default_rng(1)
+    >>> truth = rng.random(400) < 0.3
+    >>> features = rng.random((400, len(FEATURES)))
+    >>> features[:, 0] = truth * 0.8 + 0.2 * rng.random(400)  # wood at the foot
+    >>> w = fit_plain_weights(features, truth)
+    >>> right = (plain_probability(features, w) > 0.5) == truth
+    >>> len(w) == len(PLAIN_FEATURES) + 1, bool(right.mean() > 0.95)
+    (True, True)
+    """
+    return fit_logistic(with_constant(features[:, : len(PLAIN_FEATURES)]), labels, RIDGE, example_weights)
 
 
 #: The ridge the slot model is fitted with: with the profile's many signs, a fit with a lighter

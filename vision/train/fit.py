@@ -151,17 +151,20 @@ Model = Callable[..., npt.NDArray[np.float64]]
 
 
 def _fit(
-    data: TrainingData, examples: str, name: str, where: Provenance, out: Path | None, **options: Any
+    data: TrainingData, model: str, name: str, where: Provenance, out: Path | None, **options: Any
 ) -> None:
-    """Fit one model on ``data``'s ``examples``; write its weights as model ``name``."""
+    """Fit one reader (``"slots"``, ``"plain slots"``, ``"cells"`` or ``"hidden"``) on ``data``'s
+    examples for it; write its weights as model ``name``."""
     from vision.read import cells, slots, tokens
 
-    models: dict[str, tuple[Model, Model]] = {
-        "slots": (slots.fit_weights, slots.palisade_probability),
-        "cells": (cells.fit_weights, cells.occupied_probability),
-        "hidden": (tokens.fit_hidden_weights, tokens.hidden_occupied),
+    readers: dict[str, tuple[str, Model, Model]] = {
+        "slots": ("slots", slots.fit_weights, slots.palisade_probability),
+        "plain slots": ("slots", slots.fit_plain_weights, slots.plain_probability),
+        "cells": ("cells", cells.fit_weights, cells.occupied_probability),
+        "hidden": ("hidden", tokens.fit_hidden_weights, tokens.hidden_occupied),
     }
-    _write_fit(*data.stacked(examples), *models[examples], name, where, out, **options)
+    examples, fit, predict = readers[model]
+    _write_fit(*data.stacked(examples), fit, predict, name, where, out, **options)
 
 
 @dataclass(frozen=True)
@@ -257,8 +260,9 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
     )
     where = _provenance(pairs, "read with the reference kit's looks")
     _fit(data, "slots", "slots-reference", where, out)
+    _fit(data, "plain slots", "slots-plain-reference", where, out)
     _fit(data, "cells", "cells-reference", where, out)
-    return ["slots-reference", "cells-reference"]
+    return ["slots-reference", "slots-plain-reference", "cells-reference"]
 
 
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
