@@ -38,7 +38,7 @@ from vision.locate.features import (
     camera_from_homography,
     locate,
 )
-from vision.locate.grid import GridFit, locate_by_grid
+from vision.locate.grid import CONFIRMING_CROSSINGS, GridFit, locate_by_grid, refine_on_grid
 from vision.locate.register import (
     ART_MATCH_PARAMS,
     REGISTER_PARAMS,
@@ -621,6 +621,10 @@ def _cheap_look(
         quick = _found_by_features(image, looks, face, timer, params, attempts=1)
     if quick is not None and quick[1].agreeing >= params.confident_patches:
         return _CheapLook(quick, None, True)
+    if quick is not None:
+        confirmed = _confirmed_on_grid(image, quick, face, timer, params)
+        if confirmed is not None:
+            return _CheapLook(confirmed, None, True)
     gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
     fit = timer.run("locate", locate_by_grid, image, gold)
     if fit is None:
@@ -632,6 +636,33 @@ def _cheap_look(
     with timer.stage("register"):
         art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
     return _CheapLook(best, fit, art >= params.art_match_margin)
+
+
+def _confirmed_on_grid(
+    image: Image,
+    quick: tuple[Located, Registration],
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+) -> tuple[Located, Registration] | None:
+    """The fast features' placement pulled onto the printed grid's crossings, where the grid
+    confirms it and the looks' art lies there (:func:`vision.locate.register.art_match`), or None.
+
+    One pull onto the grid costs what one of the gold search's many starts does: where the
+    features placed the board roughly but not surely (glare, blur, a steep view), it saves the
+    search. A placement a whole cell off can lock onto the grid too, but not onto the art.
+    """
+    located, registration = quick
+    refined, crossings, _ = timer.run("locate", refine_on_grid, image, located.homography)
+    if crossings < CONFIRMING_CROSSINGS:
+        return None
+    on_grid = timer.run("register", register, image, refined, face, CANONICAL, params.register)
+    best = quick
+    if on_grid.agreeing >= registration.agreeing:
+        best = (replace(located, homography=refined), on_grid)
+    with timer.stage("register"):
+        art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
+    return best if art >= params.art_match_margin else None
 
 
 def improvised_view(

@@ -13,6 +13,8 @@ from vision.geometry import CANONICAL
 from vision.learn.improvise import improvise
 from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
 from vision.locate.grid import (
+    CONFIRMING_CROSSINGS,
+    CONFIRMING_GOLD,
     CROSSING_ARMS,
     GRID_PARAMS,
     GRID_VIEW,
@@ -116,3 +118,31 @@ def test_registering_again_against_the_same_face_registers_alike() -> None:
     assert np.array_equal(copied.homography, first.homography)
     detail, corners = face_patches(face.mean(axis=-1, dtype=np.float32))
     assert len(corners) > 0 and detail.shape == face.shape[:2]
+
+
+@pytest.mark.parametrize("confirming_gold", [CONFIRMING_GOLD, 9])
+def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_further(
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto, confirming_gold: int
+) -> None:
+    photo, truth = tuning_photo(4)
+    pulls: list[int] = []
+
+    def crowded(image: np.ndarray, homography: np.ndarray, **options: object) -> tuple[np.ndarray, int, int]:
+        refined, crossings, looked_for = refine_on_grid(image, homography, **options)  # type: ignore[arg-type]
+        pulls.append(crossings)
+        # Warriors and palisades hide the crossings: fewer show than would settle it alone.
+        return refined, min(crossings, CONFIRMING_CROSSINGS - 1), looked_for
+
+    monkeypatch.setattr("vision.locate.grid.refine_on_grid", crowded)
+    monkeypatch.setattr("vision.locate.grid.CONFIRMING_GOLD", confirming_gold)
+    fit = locate_by_grid(photo.image, GOLD_BGR)
+    assert fit is not None
+    corners = np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 265.0]])
+    found, true = (cv2.perspectiveTransform(corners[None], h) for h in (fit.homography, truth))
+    assert np.abs(found - true).max() < 5.0
+    if confirming_gold <= 8:
+        # Seven gold cells or more on tokens, and the grid agreeing: the first start settles it.
+        assert fit.gold_hits >= confirming_gold and len(pulls) <= 2
+    else:
+        # Asking for more gold than there is, every other way of laying it is tried as well.
+        assert len(pulls) > 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -127,3 +129,24 @@ def test_a_board_found_well_is_not_looked_for_again(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(vision.scan, "locate", fake_locate)
     vision.scan.board_view(photo_of_face(TRUE_HOMOGRAPHY)[0], default_profile())
     assert asked == [0]
+
+
+def test_features_placing_the_board_unsurely_are_confirmed_on_its_grid_without_the_gold_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[int] = []
+    searched: list[object] = []
+
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
+        asked.append(first_attempt)
+        return Located(shifted(TRUE_HOMOGRAPHY, 2.0, -1.5, 0.5), 40, 500, attempt=first_attempt)
+
+    monkeypatch.setattr(vision.scan, "locate", fake_locate)
+    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda *args: searched.append(args))
+    # However many patches agree, the features alone are never sure enough here.
+    unsure = replace(vision.scan.SCAN_PARAMS, confident_patches=10**6)
+    view, _, improvised = vision.scan._view_of_some_copy(
+        photo_of_face(TRUE_HOMOGRAPHY)[0], None, vision.scan._Timer(), unsure
+    )
+    assert asked == [0] and not searched and not improvised
+    assert corner_error_mm(view.located.homography) < 0.3

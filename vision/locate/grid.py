@@ -121,6 +121,10 @@ MIN_GOLD_SUM = 4.0
 MAX_LINES_BEYOND = 0.5
 #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
 CONFIRMING_CROSSINGS = 30
+#: ...unless the fit also puts this many of the 8 gold cells on gold tokens: the layout has no
+#: symmetry, so no other placement that the grid confirms does that. A crowded board hides most
+#: crossings under its warriors and palisades, and there every other way was tried for nothing.
+CONFIRMING_GOLD = 7
 
 
 #: Quadruples of gold cells to lay on the candidates; and a start for the grid: a homography, the gold
@@ -801,7 +805,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
             if best is None or fit.crossings > best.crossings:
                 best = fit
-            if crossings >= CONFIRMING_CROSSINGS:
+            if crossings >= CONFIRMING_CROSSINGS or hits >= CONFIRMING_GOLD:
                 break
         if best is not None and best.crossings >= MIN_CROSSINGS:
             return best
