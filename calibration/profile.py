@@ -66,6 +66,20 @@ class Profile(Looks):
 
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What learning this copy from its setup photo warned of (``extra["learnt"]["warnings"]``,
+        :attr:`calibration.setup.Calibration.warnings`): none for a profile made otherwise.
+
+        >>> Profile.from_json({**default_profile().to_json(), "learnt": {"warnings": ["retake"]}}).warnings
+        ('retake',)
+        >>> default_profile().warnings
+        ()
+        """
+        learnt = self.extra.get("learnt")
+        found = learnt.get("warnings", ()) if isinstance(learnt, dict) else ()
+        return tuple(str(warning) for warning in found) if isinstance(found, list | tuple) else ()
+
     def to_json(self, quality: int = 90) -> dict[str, Any]:
         document = {
             "version": FORMAT_VERSION,

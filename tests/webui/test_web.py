@@ -224,6 +224,16 @@ def test_a_game_keeps_its_calibration_profile_and_shows_its_colours(client: Flas
     host = new_game(client, ("orange", "blue"), profile=upload)
     page = client.get(host).get_data(as_text=True)
     assert "colours learnt" in page and "#ff0000" in page
+    assert "From the setup photo" not in page
+
+
+def test_a_game_shows_what_calibrating_its_copy_warned_of(client: FlaskClient) -> None:
+    profile = default_profile().to_json()
+    profile["colours"] = {"orange": "#ff0000", "blue": "#fefefe"}
+    profile["learnt"] = {"warnings": ["the warriors on a5 and h5 look alike: retake with less light"]}
+    upload = (BytesFile(json.dumps(profile).encode()), "copy.json")
+    page = client.get(new_game(client, ("orange", "blue"), profile=upload)).get_data(as_text=True)
+    assert "From the setup photo: the warriors on a5 and h5 look alike: retake with less light" in page
 
 
 def test_a_profile_without_a_chosen_colour_is_refused(client: FlaskClient) -> None:
