@@ -378,14 +378,18 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
 def view_cell_signs(
     view: BoardView, profile: Looks, palisades: Iterable[Slot], params: ScanParams = SCAN_PARAMS
 ) -> CellSigns:
-    """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide."""
+    """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
+    and where the photo clipped under glare: nothing is seen there."""
+    hidden = palisade_mask(palisades, view.camera)
+    if view.clipped is not None:
+        hidden |= view.clipped
     return cell_signs(
         view.balanced,
         view.face,
         token_colours(profile),
         CANONICAL,
         view.glare,
-        palisade_mask(palisades, view.camera),
+        hidden,
         view.white,
         (view.wood,),
         view.details,
@@ -417,7 +421,10 @@ def scan_image(
         signs = view_cell_signs(view, profile, palisades, params)
         occupied, shares = judge_cells(view, profile, signs, params)
         cells = read_cells(
-            replace(signs, shares=shares), tuple(name for name in targets if name != "gold"), occupied
+            replace(signs, shares=shares),
+            tuple(name for name in targets if name != "gold"),
+            occupied,
+            params.cells,
         )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)

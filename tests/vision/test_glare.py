@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -108,3 +109,30 @@ def test_assemble_marks_what_glare_hides_in_one_warning() -> None:
     assert glared.gold_confidence[GOLD_CELLS[0]] <= doubtful
     assert glared.cell_confidence[Cell(2, 2).number] == plain.cell_confidence[Cell(2, 2).number]
     assert glared.gold_confidence[GOLD_CELLS[1]] == 0.99
+
+
+@pytest.mark.parametrize(
+    ("offset_px", "radius_px"),
+    [
+        (25, 40),  # most of the disc the cell reader looks at
+        (0, 60),  # all of it
+    ],
+)
+def test_a_lamps_reflection_on_an_empty_cell_is_the_card_showing_not_a_warrior(
+    offset_px: int, radius_px: int
+) -> None:
+    from faces import photo_of_face
+
+    from vision.geometry import cell_centre_mm
+    from vision.locate.features import project
+    from vision.scan import scan_image
+
+    corners = [[150, 120], [1450, 160], [1400, 1040], [180, 1000]]
+    photo, homography = photo_of_face(corners)
+    cell = Cell(2, 4)
+    centre = project(homography, np.array([cell_centre_mm(cell)]))[0]
+    cv2.circle(photo, (round(centre[0]) + offset_px, round(centre[1])), radius_px, (255, 255, 255), -1)
+    reading = scan_image(photo)
+    assert cell not in {warrior.cell for warrior in reading.position.warriors}
+    assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
+    assert any(problem.code == "glare" and cell in problem.cells for problem in reading.assembled.warnings)

@@ -50,6 +50,9 @@ class CellParams:
     prior_votes: float = 0.5
     #: A pixel votes for a colour when at least this much of it is colour (:func:`colour_shares`).
     min_saturation: float = 0.15
+    #: A disc seen over less than this share of its pixels shows too little to tell a warrior by:
+    #: it is read empty (:func:`read_cells`), and what hid it (glare) is reported.
+    least_seen: float = 0.25
 
 
 CELL_PARAMS = CellParams()
@@ -145,6 +148,8 @@ class CellSigns:
     #: Per target (columns as ``targets``): the share of the disc's visible pixels unlike the face
     #: and near that target's own colour.
     near: FloatArray
+    #: The share of each disc's pixels seen at all (not hidden: a palisade, clipped glare).
+    seen: FloatArray
 
 
 #: The columns of :attr:`CellSigns.features`.
@@ -229,7 +234,8 @@ def cell_signs(
         voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
     shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params)
     near = near_each.sum(axis=1) / visible[:, None]
-    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64))
+    seen_share = seen.mean(axis=1).astype(np.float64)
+    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), seen_share)
 
 
 def colour_shares(
@@ -289,16 +295,23 @@ def fit_weights(
     return fit_logistic(model_inputs(features), labels, example_weights=example_weights)
 
 
-def read_cells(signs: CellSigns, colours: tuple[str, ...], occupied: FloatArray | None = None) -> CellReading:
+def read_cells(
+    signs: CellSigns,
+    colours: tuple[str, ...],
+    occupied: FloatArray | None = None,
+    params: CellParams = CELL_PARAMS,
+) -> CellReading:
     """Label probabilities for the 40 cells from their :func:`cell_signs`.
 
     Whether a cell holds anything comes from the signs through :data:`WEIGHTS`
     (or from ``occupied``, where another reader judged it); what it holds is
     whichever target colour most of its covered pixels are (``colours`` names
-    the players' ones, after gold, in the targets' order).
+    the players' ones, after gold, in the targets' order). A disc hardly seen
+    (:attr:`CellParams.least_seen`) gives no sign either way, and is read empty.
     """
     if occupied is None:
         occupied = occupied_probability(signs.features)
+    occupied = np.where(signs.seen < params.least_seen, 0.0, occupied)
     probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
     votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
     unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
