@@ -414,7 +414,7 @@ def scan_image(
         slots = read_slots(
             view_slot_features(view, profile, params),
             SLOT_WEIGHTS[profile.kind],
-            PLAIN_SLOT_WEIGHTS.get(profile.kind),
+            PLAIN_SLOT_WEIGHTS[profile.kind],
         )
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
@@ -554,9 +554,12 @@ SLOT_WEIGHTS = {
     Kind.LEARNT: slots_module.LEARNT_WEIGHTS,
     Kind.IMPROVISED: slots_module.IMPROVISED_WEIGHTS,
 }
-#: The plain slot reader's weights (:func:`vision.read.slots.plain_probability`), for the looks
-#: it has been fitted with: the reference kit's so far.
-PLAIN_SLOT_WEIGHTS = {Kind.REFERENCE: slots_module.PLAIN_WEIGHTS}
+#: The plain slot reader's weights (:func:`vision.read.slots.plain_probability`), the same way.
+PLAIN_SLOT_WEIGHTS = {
+    Kind.REFERENCE: slots_module.PLAIN_WEIGHTS,
+    Kind.LEARNT: slots_module.PLAIN_LEARNT_WEIGHTS,
+    Kind.IMPROVISED: slots_module.PLAIN_IMPROVISED_WEIGHTS,
+}
 HIDDEN_WEIGHTS = {
     Kind.REFERENCE: tokens_module.LEARNT_WEIGHTS,
     Kind.LEARNT: tokens_module.LEARNT_WEIGHTS,

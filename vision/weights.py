@@ -38,6 +38,8 @@ MODELS = (
     "slots-learnt",
     "slots-improvised",
     "slots-plain-reference",
+    "slots-plain-learnt",
+    "slots-plain-improvised",
     "cells-reference",
     "hidden-learnt",
     "hidden-improvised",

@@ -144,8 +144,11 @@ IMPROVISED_WEIGHTS = load_weights("slots-improvised")
 #: band shape. Fitted on one world and read in another, the plain reader makes other mistakes than
 #: the whole one, and fewer: it is the second opinion that says where the whole one may be wrong.
 PLAIN_FEATURES = FEATURES[: FEATURES.index("art_hidden") + 1]
-#: Its weights, fitted with the whole reader's (``armadora bench fit TUNING_DIR``).
+#: Its weights, fitted with the whole reader's (``armadora bench fit TUNING_DIR``), and for the
+#: faces learnt and improvised (``armadora bench fit COPIES_TUNING_DIR``).
 PLAIN_WEIGHTS = load_weights("slots-plain-reference")
+PLAIN_LEARNT_WEIGHTS = load_weights("slots-plain-learnt")
+PLAIN_IMPROVISED_WEIGHTS = load_weights("slots-plain-improvised")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:

@@ -297,6 +297,7 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
         data = training_data(pairs, see)
         where = _provenance(pairs, seen_with)
         _fit(data, "slots", f"slots-{kind.value}", where, out)
+        _fit(data, "plain slots", f"slots-plain-{kind.value}", where, out)
         _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
-        names += [f"slots-{kind.value}", f"hidden-{kind.value}"]
+        names += [f"slots-{kind.value}", f"slots-plain-{kind.value}", f"hidden-{kind.value}"]
     return names
