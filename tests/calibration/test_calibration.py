@@ -30,7 +30,7 @@ from vision.bench.metrics import compare
 from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
-from vision.learn.improvise import _bare_lines, _recurring_groups
+from vision.learn.improvise import _bare_lines, _merged_by_emblem, _recurring_groups
 from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
 from vision.load import load_photo
 from vision.locate.features import FoundBy, Located, NoBoardError
@@ -630,6 +630,34 @@ def test_warriors_of_a_colour_with_no_clear_outline_are_grouped_by_their_emblem(
     # Art of one colour is not a player, nor is a colour a sure warrior already showed.
     assert _recurring_groups(art, white, []) == []
     assert _recurring_groups(warriors, white, [colour]) == []
+
+
+def test_one_players_warriors_lit_apart_in_two_colour_groups_are_one_group_by_their_emblem() -> None:
+    # A lamp's warm fall-off spreads one player's teal over two groups; another player's warriors,
+    # their back the same teal here, bear another emblem and stay apart.
+    rng = np.random.default_rng(5)
+    lit = [np.rot90(_teal_picture(rng, emblem=True), turn) for turn in (0, 0, 2)]
+    shaded = [np.rot90((_teal_picture(rng, emblem=True) * 0.7).astype(np.uint8), 1) for _ in range(2)]
+    other = [_teal_picture(rng, emblem=False) for _ in range(2)]
+    for picture in other:
+        cv2.circle(
+            picture,
+            (picture.shape[1] // 2, picture.shape[0] // 2),
+            picture.shape[0] // 5,
+            (235, 235, 235),
+            -1,
+        )
+    groups = _merged_by_emblem([(np.full(3, 0.5), lit), (np.full(3, 0.3), shaded), (np.full(3, 0.4), other)])
+    assert [len(members) for _, members in groups] == [5, 2]
+    colour, members = groups[0]
+    assert np.allclose(colour, 0.5)
+    # The shaded ones were turned as the lit ones lie.
+    upright = np.median(np.stack(lit), axis=0)
+    assert all(
+        np.abs(member.astype(float) / member.mean() - upright / upright.mean()).mean() < 0.25
+        for member in members
+    )
+    assert groups[1][1] == other
 
 
 @pytest.mark.slow

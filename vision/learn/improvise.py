@@ -78,6 +78,12 @@ class ImproviseParams:
     #: warriors: on the tuning copies' photos 360-599, 11 such groups matched at 0.69 at most, and
     #: each of 555 players' groups at 0.72 at least.
     min_group_emblem: float = 0.65
+    #: Two groups of one colour apart whose warriors' emblems match this well are one player's, lit
+    #: differently across the board (a lamp's warm fall-off, a shadow): each player has an emblem of
+    #: their own. Across groups of different players emblems matched at 0.79 at most on 60 raster
+    #: tuning copies' photos and at 0.89 on 12 Cycles ones; one player's split groups at 0.94 and
+    #: more in half the cases.
+    same_player_emblem: float = 0.93
     #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
     #: (its emblem).
     back_outer: float = 0.06
@@ -159,14 +165,18 @@ def improvise(
     pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
     # Four players at most: the largest groups are theirs, the rest taken for art that looked
     # like a warrior.
-    groups = [
-        (colour, [pictures[i] for i in members])
-        for colour, members in sorted(
-            _group_by_colour(pictures, white, params=params), key=lambda group: -len(group[1])
-        )
-        if len(members) == 1
-        or _emblem_matches([pictures[i] for i in members], params=params)[0].max() >= params.min_group_emblem
-    ][: params.max_players]
+    groups = _merged_by_emblem(
+        [
+            (colour, [pictures[i] for i in members])
+            for colour, members in sorted(
+                _group_by_colour(pictures, white, params=params), key=lambda group: -len(group[1])
+            )
+            if len(members) == 1
+            or _emblem_matches([pictures[i] for i in members], params=params)[0].max()
+            >= params.min_group_emblem
+        ],
+        params=params,
+    )[: params.max_players]
     unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
     groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
         : params.max_players - len(groups)
@@ -215,6 +225,29 @@ def _group_by_colour(
         labs.append(lab)
         groups.append((colour, [i]))
     return groups
+
+
+def _merged_by_emblem(
+    groups: list[tuple[FloatArray, list[Image]]], params: ImproviseParams = IMPROVISE_PARAMS
+) -> list[tuple[FloatArray, list[Image]]]:
+    """``groups`` (colour, pictures; largest first) with each one whose warriors' emblem matches a
+    larger group's (:attr:`ImproviseParams.same_player_emblem`) taken into it, its pictures turned
+    as the larger group's lie: one player's warriors whose colour the light spread over two groups.
+    The larger group keeps its colour; the result is largest first again.
+    """
+    merged: list[tuple[FloatArray, list[Image]]] = []
+    emblems: list[npt.NDArray[np.float32]] = []
+    for colour, members in groups:
+        emblem = _emblem(np.median(np.stack(members), axis=0).astype(np.uint8), params=params)
+        for k, other in enumerate(emblems):
+            turn, match = _emblem_match(emblem, other)
+            if match >= params.same_player_emblem:
+                merged[k][1].extend(np.rot90(picture, turn) for picture in members)
+                break
+        else:
+            merged.append((colour, list(members)))
+            emblems.append(emblem)
+    return sorted(merged, key=lambda group: -len(group[1]))
 
 
 def _recurring_groups(
