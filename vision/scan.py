@@ -419,12 +419,13 @@ def scan_image(
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
         signs = view_cell_signs(view, profile, palisades, params)
-        occupied, shares = judge_cells(view, profile, signs, params)
+        occupied, shares, second = judge_cells(view, profile, signs, params)
         cells = read_cells(
             replace(signs, shares=shares),
             tuple(name for name in targets if name != "gold"),
             occupied,
             params.cells,
+            second,
         )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
@@ -467,9 +468,11 @@ def hidden_cells(profile: Looks) -> list[Cell]:
 
 def judge_cells(
     view: BoardView, profile: Looks, signs: CellSigns, params: ScanParams = SCAN_PARAMS
-) -> tuple[FloatArray, FloatArray]:
-    """P(a warrior) on each cell, and the colour shares of :attr:`CellSigns.shares`, with what the
-    profile's warrior pictures add (:mod:`vision.read.tokens`).
+) -> tuple[FloatArray, FloatArray, FloatArray | None]:
+    """P(a warrior) on each cell, the colour shares of :attr:`CellSigns.shares`, with what the
+    profile's warrior pictures add (:mod:`vision.read.tokens`), and the second opinion on the cells
+    whose art the profile never saw (:attr:`vision.read.cells.CellReading.second`; None where it
+    saw all).
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
     warriors match; and wherever a warrior may be, how well each colour's warrior matches weighs
@@ -489,15 +492,21 @@ def judge_cells(
         occupied[gold_hidden] = 1.0
         shares[gold_hidden, 0] = np.clip(seen / params.gold_full_share, 0.0, 1.0)
     if not profile.tokens:
-        return occupied, shares
+        return occupied, shares, None
     maybe = set(np.flatnonzero(occupied > params.maybe_occupied).tolist()) - {
         cell.number for cell in GOLD_CELLS
     }
     looked_at = sorted(set(hidden) | maybe)
     matches, hidden_at = picture_signs(view, profile, signs, looked_at, occupied, params)
     rows = {n: i for i, n in enumerate(looked_at)}
+    second = None
     if hidden:
-        occupied[hidden] = hidden_occupied(hidden_at[[rows[n] for n in hidden]], HIDDEN_WEIGHTS[profile.kind])
+        at = hidden_at[[rows[n] for n in hidden]]
+        occupied[hidden] = hidden_occupied(at, HIDDEN_WEIGHTS[profile.kind])
+        # The warrior's looks alone (its outline and flat back, whatever the art) read these cells
+        # too: where the face never showed the art, the two readers' disagreement is doubt.
+        second = np.full(len(CELLS), np.nan)
+        second[hidden] = 1.0 / (1.0 + np.exp(-at[:, tokens_module.FEATURES.index("warrior_looks")]))
     # The pictures tell colours apart where the votes cannot (white from black, navy from green in
     # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
     # A white warrior with a faint emblem matches its picture badly and has no colour to vote with,
@@ -509,7 +518,7 @@ def judge_cells(
         * np.exp(params.near_weight * (near - near.max(axis=1, keepdims=True)))
     )
     shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
-    return occupied, shares
+    return occupied, shares, second
 
 
 def picture_signs(

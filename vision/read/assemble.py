@@ -120,7 +120,11 @@ def choose_slots(
 def choose_cells(
     reading: CellReading, players: tuple[str, ...] | None, params: AssembleParams = ASSEMBLE_PARAMS
 ) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
-    """A label per cell (column of ``reading.probabilities``), its confidence, and the players."""
+    """A label per cell (column of ``reading.probabilities``), its confidence, and the players.
+
+    Where a second reader judged a cell (:attr:`vision.read.cells.CellReading.second`), the
+    reading is only as sure as that reader is of a warrior there, or of none.
+    """
     probs = reading.probabilities.copy()
     warnings: list[Problem] = []
     colour_columns = {name: GOLD + 1 + k for k, name in enumerate(reading.colours)}
@@ -172,6 +176,10 @@ def choose_cells(
                 )
             )
     confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
+    if reading.second is not None:
+        judged = ~np.isnan(reading.second)
+        agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
+        confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
     confidence[doubted] = np.minimum(confidence[doubted], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):

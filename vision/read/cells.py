@@ -79,6 +79,10 @@ class CellReading:
     probabilities: FloatArray
     votes: FloatArray
     unexplained: FloatArray
+    #: P(a warrior) by a second reader, where one judged the cell too (NaN elsewhere): the cells whose
+    #: art the profile never saw, by the warrior's looks alone. A reading is only as sure as the less
+    #: sure of the two (:func:`vision.read.assemble.choose_cells`).
+    second: FloatArray | None = None
 
     def label(self, number: int) -> str:
         index = int(np.argmax(self.probabilities[number]))
@@ -300,6 +304,7 @@ def read_cells(
     colours: tuple[str, ...],
     occupied: FloatArray | None = None,
     params: CellParams = CELL_PARAMS,
+    second: FloatArray | None = None,
 ) -> CellReading:
     """Label probabilities for the 40 cells from their :func:`cell_signs`.
 
@@ -315,4 +320,4 @@ def read_cells(
     probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
     votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
     unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
-    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained)
+    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained, second)
