@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 
 from engine.board import CELLS, GOLD_CELLS
 from engine.supply import supply_for
@@ -70,3 +71,26 @@ def test_assign_under_supply_finds_the_likeliest_board_within_the_supply() -> No
     got = assign_under_supply(probs, [int(np.argmax(row)) for row in probs], {2: 1, 3: 1})
     assert got.count(2) <= 1 and got.count(3) <= 1
     assert np.isclose(likelihood(got), likelihood(best))
+
+
+@pytest.mark.parametrize("shown", [0, 30, 60])
+def test_a_photo_whose_bare_lines_do_not_show_has_every_palisade_in_doubt(shown: int) -> None:
+    from engine.board import SLOTS
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # Sure readings: 5 palisades, 62 bare slots of which ``shown`` show their printed line.
+    probabilities = np.full(len(SLOTS), 0.02)
+    probabilities[:5] = 0.98
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[5 : 5 + shown, FEATURES.index("line_narrow")] = 1.0
+    assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
+    codes = [problem.code for problem in assembled.warnings]
+    if shown < 31:
+        assert "lines_unseen" in codes and "uncertain_slot" not in codes
+        assert assembled.slot_confidence.max() <= ASSEMBLE_PARAMS.doubtful
+    else:
+        assert "lines_unseen" not in codes
+        assert assembled.slot_confidence.min() >= 0.98
+    # The reading itself is what the slot reader said.
+    assert {slot.number for slot in assembled.position.palisades} == set(range(5))

@@ -22,6 +22,7 @@ from engine.supply import supply_for
 from engine.walls import Walls
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
+from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading
 
 FloatArray = npt.NDArray[np.float64]
@@ -39,6 +40,10 @@ class AssembleParams:
     flippable: float = 0.97
     #: A reading the rules say may be wrong, without saying which, is given at most this confidence.
     doubtful: float = 0.7
+    #: A slot read bare shows its printed line: where fewer than this share of those do (narrowly,
+    #: as printed), the photo does not show the lines (motion blur, a haze), and no slot's reading
+    #: can be trusted (:func:`lines_unseen`).
+    least_lines_shown: float = 0.5
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -115,6 +120,31 @@ def choose_slots(
         confidence = np.minimum(confidence, np.where(chosen, second, 1 - second))
     slots = frozenset(SLOTS[i] for i in np.flatnonzero(chosen))
     return slots, confidence, warnings
+
+
+def lines_unseen(
+    slots: SlotReading, palisades: frozenset[Slot], params: AssembleParams = ASSEMBLE_PARAMS
+) -> bool:
+    """Whether too few of the slots read bare show their printed line for any slot's reading to be
+    trusted (:attr:`AssembleParams.least_lines_shown`).
+
+    At least 32 of the 67 slots hold no palisade, and each of them shows the line printed there
+    unless the photo cannot show a line: a slot read bare whose line does not show contradicts
+    itself. A few do (a warrior's corner over the line, a lamp's highlight); most, and it is the
+    photo.
+
+    >>> from vision.read.slots import FEATURES
+    >>> features = np.zeros((67, len(FEATURES)))
+    >>> features[:40, FEATURES.index("line_narrow")] = 1.0
+    >>> reading = SlotReading(np.full(67, 0.1), features)
+    >>> lines_unseen(reading, frozenset()), lines_unseen(reading, frozenset(SLOTS[40:]))
+    (False, False)
+    >>> lines_unseen(reading, frozenset(SLOTS[:20]))
+    True
+    """
+    bare = np.array([slot not in palisades for slot in SLOTS])
+    shown = slots.features[:, SLOT_FEATURES.index("line_narrow")] > 0.5
+    return bool(bare.any() and shown[bare].mean() < params.least_lines_shown)
 
 
 def choose_cells(
@@ -284,6 +314,17 @@ def assemble(
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
     palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, slots.second, params)
     warnings += slot_warnings
+    unseen = lines_unseen(slots, palisades, params)
+    if unseen:
+        slot_confidence = np.minimum(slot_confidence, params.doubtful)
+        warnings.append(
+            Problem(
+                "lines_unseen",
+                "the board's printed lines hardly show in this photo (it is blurred, or hazy): "
+                "every palisade is in doubt; check them on the board, or retake the photo holding still",
+                palisades=tuple(SLOTS),
+            )
+        )
     glared_cells: set[int] = set()
     glared_slots: set[int] = set()
     if glare is not None:
@@ -319,7 +360,7 @@ def assemble(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
     for number in np.flatnonzero(slot_confidence < params.uncertain):
-        if int(number) in glared_slots:
+        if int(number) in glared_slots or unseen:
             continue
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
