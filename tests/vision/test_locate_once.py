@@ -19,6 +19,7 @@ from vision.locate.grid import (
     GRID_PARAMS,
     GRID_VIEW,
     MAX_CANDIDATES,
+    PATIENCE,
     _cross_template,
     _grid_template,
     _onto_crossings,
@@ -120,9 +121,11 @@ def test_registering_again_against_the_same_face_registers_alike() -> None:
     assert len(corners) > 0 and detail.shape == face.shape[:2]
 
 
-@pytest.mark.parametrize("confirming_gold", [CONFIRMING_GOLD, 9])
+@pytest.mark.parametrize(
+    ("confirming_gold", "patience"), [(CONFIRMING_GOLD, PATIENCE), (9, PATIENCE), (9, 100)]
+)
 def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_further(
-    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto, confirming_gold: int
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto, confirming_gold: int, patience: int
 ) -> None:
     photo, truth = tuning_photo(4)
     pulls: list[int] = []
@@ -135,6 +138,7 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
 
     monkeypatch.setattr("vision.locate.grid.refine_on_grid", crowded)
     monkeypatch.setattr("vision.locate.grid.CONFIRMING_GOLD", confirming_gold)
+    monkeypatch.setattr("vision.locate.grid.PATIENCE", patience)
     fit = locate_by_grid(photo.image, GOLD_BGR)
     assert fit is not None
     corners = np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 265.0]])
@@ -143,6 +147,10 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
     if confirming_gold <= 8:
         # Seven gold cells or more on tokens, and the grid agreeing: the first start settles it.
         assert fit.gold_hits >= confirming_gold and len(pulls) <= 2
+    elif patience == PATIENCE:
+        # Asking for more gold than there is, the next ways of laying it are tried, until a few
+        # of them do no better than the first.
+        assert 2 < len(pulls) <= 2 + PATIENCE
     else:
-        # Asking for more gold than there is, every other way of laying it is tried as well.
-        assert len(pulls) > 2
+        # ...and without patience, every way is.
+        assert len(pulls) > 2 + PATIENCE

@@ -125,6 +125,10 @@ CONFIRMING_CROSSINGS = 30
 #: symmetry, so no other placement that the grid confirms does that. A crowded board hides most
 #: crossings under its warriors and palisades, and there every other way was tried for nothing.
 CONFIRMING_GOLD = 7
+#: Once a start has locked onto the grid, this many more that do no better end the pass: the ways
+#: of laying the gold come best first, and a later one seldom beats an earlier fit (where one did
+#: on the tuning photos, the pass had found none before it).
+PATIENCE = 4
 
 
 #: Quadruples of gold cells to lay on the candidates; and a start for the grid: a homography, the gold
@@ -785,7 +789,11 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
         (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )
     for starts, least, way in passes:
+        unimproved = 0
         for first, hits, candidates, roundness in starts():
+            if best is not None and unimproved >= PATIENCE:
+                break
+            unimproved += 1
             refined, crossings, looked_for = refine_on_grid(image, first, params=params)
             if crossings < MIN_CROSSINGS:
                 continue
@@ -804,7 +812,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
                 continue
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
             if best is None or fit.crossings > best.crossings:
-                best = fit
+                best, unimproved = fit, 0
             if crossings >= CONFIRMING_CROSSINGS or hits >= CONFIRMING_GOLD:
                 break
         if best is not None and best.crossings >= MIN_CROSSINGS:
