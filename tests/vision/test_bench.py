@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from vision.bench.accuracy import BenchResult, groups_of
-from vision.bench.metrics import MARKED_BELOW, compare, silent_mistakes
+from vision.bench.metrics import MARKED_BELOW, compare, needless_marks, silent_mistakes
 
 GOLD = [{"cell": [0, 3], "value": 6}, {"cell": [1, 1], "value": 5}]
 TRUTH: dict[str, Any] = {
@@ -66,6 +66,24 @@ def test_mistakes_a_warning_names_are_marked() -> None:
     assert silent_mistakes(compare(WRONG, TRUTH), said(warnings=[elsewhere])) == ("c3", "a5-a4", "gold:b4")
 
 
+def test_marks_on_parts_read_right_are_counted_as_needless() -> None:
+    # Marked: c3 (wrong) and d3 (right) by confidence, b5 (right) by a warning, the slot a5-a4
+    # (wrong) and a5|b5 (right), the gold of b4 (wrong) and d5 (right).
+    warning = {"code": "x", "message": "look here", "cells": [[0, 1]], "palisades": []}
+    reading = said(
+        {
+            "cells": {"c3": 0.5, "d3": 0.6, "e3": 0.99},
+            "slots": {"a5-a4": 0.5, "a5|b5": 0.7, "b5|c5": 0.95},
+            "gold": {"b4": 0.5, "d5": 0.6},
+        },
+        [warning],
+    )
+    assert needless_marks(compare(WRONG, TRUTH), reading) == 4
+    assert silent_mistakes(compare(WRONG, TRUTH), reading) == ()
+    # Read exactly and marked nowhere: nothing needless.
+    assert needless_marks(compare(read(), TRUTH), said({"cells": {"c3": 0.99}})) == 0
+
+
 def truth_of(hard: list[str] | None, world: str | None = None) -> dict[str, Any]:
     render: dict[str, Any] = {} if hard is None else {"hard": hard}
     if world:
@@ -90,6 +108,7 @@ def test_the_bench_counts_trusted_photos_and_silent_mistakes_by_group() -> None:
     assert groups["tilt"]["silent_mistakes"] == 3 and groups["tilt"]["trusted"] == 0.0
     assert groups["world:cycles"]["trusted"] == 1.0 and groups["world:raster"]["trusted"] == 0.0
     assert [m["silent"] for m in summary["mistakes"]] == [[], ["c3", "a5-a4", "gold:b4"]]
+    assert summary["needless_marks_per_photo"] == 0.0
 
 
 def test_photos_without_render_tags_are_in_no_group() -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vision.bench.metrics import MARKED_BELOW, Comparison, compare, silent_mistakes
+from vision.bench.metrics import MARKED_BELOW, Comparison, compare, needless_marks, silent_mistakes
 from vision.load import PhotoError
 from vision.locate.features import NoBoardError
 from vision.looks import Looks
@@ -66,9 +66,12 @@ class Tally:
     #: Photos read exactly or with every mistake marked (:func:`vision.bench.metrics.silent_mistakes`).
     trusted: int = 0
     silent: int = 0
+    #: Parts read right but marked all the same (:func:`vision.bench.metrics.needless_marks`).
+    needless: int = 0
 
-    def add(self, comparison: Comparison, silent: tuple[str, ...]) -> None:
+    def add(self, comparison: Comparison, silent: tuple[str, ...], needless: int = 0) -> None:
         self.boards += 1
+        self.needless += needless
         self.cells_right += comparison.cells_right
         self.occupancy_right += comparison.occupancy_right
         self.slots_right += comparison.slots_right
@@ -91,6 +94,7 @@ class Tally:
             "exact_boards": self.exact / boards,
             "trusted": self.trusted / boards,
             "silent_mistakes": self.silent,
+            "needless_marks_per_photo": self.needless / max(self.boards, 1),
         }
 
 
@@ -134,8 +138,9 @@ class BenchResult:
     def add(self, name: str, comparison: Comparison, reading: dict[str, Any], truth: dict[str, Any]) -> None:
         """One board photo read: ``reading`` is the scan's JSON (its confidences and warnings)."""
         silent = silent_mistakes(comparison, reading)
+        needless = needless_marks(comparison, reading)
         for tally in self._tallies(truth):
-            tally.add(comparison, silent)
+            tally.add(comparison, silent, needless)
         if not comparison.exact or comparison.gold_right < comparison.gold_total:
             self.mistakes.append(
                 {
@@ -259,6 +264,8 @@ def report_text(summary: dict[str, Any]) -> str:
         f"exact boards      {pct(summary['exact_boards'])}",
         f"trusted           {pct(summary['trusted'])} (read exactly, or every mistake marked: under "
         f"{MARKED_BELOW} or named by a warning); {summary['silent_mistakes']} silent mistakes",
+        f"needless marks    {summary['needless_marks_per_photo']:.2f} a photo "
+        "(read right, marked all the same)",
         f"missed boards     {len(summary['missed_boards'])}",
         f"no board -> exit 3 {summary['no_board_answered']} of {summary['no_board_photos']}"
         + (f" (read a board in: {', '.join(summary['false_boards'])})" if summary["false_boards"] else ""),

@@ -111,13 +111,10 @@ def compare(read: dict[str, Any], truth: dict[str, Any]) -> Comparison:
 MARKED_BELOW = 0.8
 
 
-def silent_mistakes(comparison: Comparison, reading: dict[str, Any]) -> tuple[str, ...]:
-    """The mistakes of ``comparison`` that ``reading`` (a scan's JSON: its ``confidence`` and
-    ``warnings``) leaves unmarked: a wrong cell, slot or gold value (``gold:d5``) whose confidence is
-    at least :data:`MARKED_BELOW` and which no warning names (its ``cells``, its ``palisades``).
-
-    These are the errors that corrupt a score: the player was given no reason to look.
-    """
+def marked(reading: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+    """The cells, slots and gold cells (by name) that ``reading`` (a scan's JSON: its ``confidence``
+    and ``warnings``) marks for the player to check: confidence under :data:`MARKED_BELOW`, or named
+    by a warning (its ``cells``, its ``palisades``; a gold cell by its cell)."""
     confidence = reading.get("confidence", {})
     warnings = reading.get("warnings", [])
     warned_cells = {Cell(*cell).name for w in warnings for cell in w.get("cells", [])}
@@ -125,12 +122,33 @@ def silent_mistakes(comparison: Comparison, reading: dict[str, Any]) -> tuple[st
         Slot.between(Cell(*a), Cell(*b)).name for w in warnings for a, b in w.get("palisades", [])
     }
 
-    def silent(name: str, part: str, warned: set[str]) -> bool:
-        # A part the reading gives no confidence for was not marked either.
-        return name not in warned and confidence.get(part, {}).get(name, 1.0) >= MARKED_BELOW
+    def doubted(part: str) -> set[str]:
+        return {name for name, sure in confidence.get(part, {}).items() if sure < MARKED_BELOW}
 
+    return doubted("cells") | warned_cells, doubted("slots") | warned_slots, doubted("gold") | warned_cells
+
+
+def silent_mistakes(comparison: Comparison, reading: dict[str, Any]) -> tuple[str, ...]:
+    """The mistakes of ``comparison`` that ``reading`` leaves unmarked (:func:`marked`): a wrong cell,
+    slot or gold value (``gold:d5``).
+
+    These are the errors that corrupt a score: the player was given no reason to look.
+    """
+    cells, slots, gold = marked(reading)
     return (
-        *(name for name in comparison.wrong_cells if silent(name, "cells", warned_cells)),
-        *(name for name in comparison.wrong_slots if silent(name, "slots", warned_slots)),
-        *(f"gold:{name}" for name in comparison.wrong_gold if silent(name, "gold", warned_cells)),
+        *(name for name in comparison.wrong_cells if name not in cells),
+        *(name for name in comparison.wrong_slots if name not in slots),
+        *(f"gold:{name}" for name in comparison.wrong_gold if name not in gold),
+    )
+
+
+def needless_marks(comparison: Comparison, reading: dict[str, Any]) -> int:
+    """How many parts ``reading`` marks (:func:`marked`) that it read right: what doubt costs the
+    player, a look at the board for nothing."""
+    cells, slots, gold = marked(reading)
+    gold_read = set(reading.get("confidence", {}).get("gold", {}))
+    return (
+        len(cells - set(comparison.wrong_cells))
+        + len(slots - set(comparison.wrong_slots))
+        + len((gold & gold_read) - set(comparison.wrong_gold))
     )
