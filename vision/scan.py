@@ -359,8 +359,32 @@ def warrior_colours(profile: Looks) -> tuple[npt.NDArray[np.float32], ...]:
     return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
 
 
+#: A photo clips where two channels reach the ceiling (:attr:`GlareParams.channels`): a warrior
+#: whose colour's two brightest channels are at least this share of white (sRGB, as the profile
+#: holds it, in the light it was seen in) is within a stop and a half of clipping, and a bright
+#: lamp can clip it as it clips the card.
+CLIPPING_COLOUR = 0.6
+
+
+def glare_is_card(profile: Looks) -> bool:
+    """Whether what clipped on the board (:attr:`BoardView.clipped`) can only be the glossy card
+    mirroring a lamp: no warrior of ``profile``'s colours is light enough to clip too
+    (:data:`CLIPPING_COLOUR`). A white warrior clips in a bright photo, and is still a warrior.
+
+    >>> from vision.looks import reference_looks
+    >>> glare_is_card(reference_looks())
+    True
+    >>> from dataclasses import replace
+    >>> with_white = {"orange": (224, 123, 36), "white": (182, 167, 150)}  # white, in warm light
+    >>> glare_is_card(replace(reference_looks(), colours=with_white))
+    False
+    """
+    return all(sorted(rgb)[1] < CLIPPING_COLOUR * 255 for rgb in profile.colours.values())
+
+
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
-    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``."""
+    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``;
+    what clipped there is the card showing where it can be nothing else (:func:`glare_is_card`)."""
     return slot_features(
         view.balanced,
         view.face,
@@ -370,7 +394,7 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
         warrior_colours(profile),
         view.glare,
         view.details,
-        view.clipped,
+        view.clipped if glare_is_card(profile) else None,
         params=params.slots,
     )
 
@@ -379,9 +403,10 @@ def view_cell_signs(
     view: BoardView, profile: Looks, palisades: Iterable[Slot], params: ScanParams = SCAN_PARAMS
 ) -> CellSigns:
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
-    and where the photo clipped under glare: nothing is seen there."""
+    and where the photo clipped under glare, where that can only be the card (:func:`glare_is_card`):
+    nothing is seen there."""
     hidden = palisade_mask(palisades, view.camera)
-    if view.clipped is not None:
+    if view.clipped is not None and glare_is_card(profile):
         hidden |= view.clipped
     return cell_signs(
         view.balanced,
