@@ -11,11 +11,19 @@ from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.read.assemble import assemble
 from vision.read.cells import EMPTY, CellReading
 from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare
+from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading
 
 
 def face(level: int = 120) -> np.ndarray:
     return np.full((*CANONICAL.size[::-1], 3), level, np.uint8)
+
+
+def lines_shown() -> np.ndarray:
+    """Slot features of a photo whose every printed line shows as printed."""
+    features = np.zeros((len(SLOTS), len(SLOT_FEATURES)))
+    features[:, SLOT_FEATURES.index("line_narrow")] = 1.0
+    return features
 
 
 def paint_mm(image: np.ndarray, x0: float, y0: float, x1: float, y1: float, bgr: tuple[int, ...]) -> None:
@@ -94,8 +102,9 @@ def test_assemble_marks_what_glare_hides_in_one_warning() -> None:
     cell_glare[[Cell(2, 5).number, GOLD_CELLS[0].number]] = 0.6
     slot_glare[slot.number] = 0.5
 
-    plain = assemble(cells, SlotReading(slot_probs, slot_probs), gold)
-    glared = assemble(cells, SlotReading(slot_probs, slot_probs), gold, glare=(cell_glare, slot_glare))
+    slots = SlotReading(slot_probs, lines_shown())
+    plain = assemble(cells, slots, gold)
+    glared = assemble(cells, slots, gold, glare=(cell_glare, slot_glare))
 
     # The reading itself stands; only how sure it is changes, and only where the glare is.
     assert glared.position == plain.position

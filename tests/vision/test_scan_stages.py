@@ -405,7 +405,9 @@ def test_assemble_builds_the_position_with_gold_values_and_warnings() -> None:
     probs[SLOTS.index(Slot.between((2, 2), (2, 3)))] = 0.7
     gold = {cell: (value, 0.99) for cell, value in zip(GOLD_CELLS, (7, 6, 6, 5, 5, 4, 4, 3), strict=True)}
     gold[GOLD_CELLS[0]] = (7, 0.5)
-    result = assemble(cells, SlotReading(probs, probs), gold)
+    shown = np.zeros((len(SLOTS), len(FEATURES)))
+    shown[:, FEATURES.index("line_narrow")] = 1.0
+    result = assemble(cells, SlotReading(probs, shown), gold)
     position = result.position
     assert position.players == ("orange", "green")
     assert {(w.cell, w.player) for w in position.warriors} == {(Cell(2, 2), "orange"), (Cell(2, 5), "green")}
