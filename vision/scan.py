@@ -368,8 +368,10 @@ CLIPPING_COLOUR = 0.6
 
 def glare_is_card(profile: Looks) -> bool:
     """Whether what clipped on the board (:attr:`BoardView.clipped`) can only be the glossy card
-    mirroring a lamp: no warrior of ``profile``'s colours is light enough to clip too
-    (:data:`CLIPPING_COLOUR`). A white warrior clips in a bright photo, and is still a warrior.
+    mirroring a lamp: the reference kit, whose art, wood and warriors are known, none of its
+    warriors light enough to clip too (:data:`CLIPPING_COLOUR`). A white warrior clips in a bright
+    photo, and is still a warrior; another copy's art may be white enough to clip where no lamp
+    shines, and what a learnt or improvised face says of it is not known well enough to tell.
 
     >>> from vision.looks import reference_looks
     >>> glare_is_card(reference_looks())
@@ -378,8 +380,12 @@ def glare_is_card(profile: Looks) -> bool:
     >>> with_white = {"orange": (224, 123, 36), "white": (182, 167, 150)}  # white, in warm light
     >>> glare_is_card(replace(reference_looks(), colours=with_white))
     False
+    >>> glare_is_card(replace(reference_looks(), kind=Kind.LEARNT))
+    False
     """
-    return all(sorted(rgb)[1] < CLIPPING_COLOUR * 255 for rgb in profile.colours.values())
+    return profile.kind is Kind.REFERENCE and all(
+        sorted(rgb)[1] < CLIPPING_COLOUR * 255 for rgb in profile.colours.values()
+    )
 
 
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
