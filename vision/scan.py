@@ -411,19 +411,17 @@ def view_cell_signs(
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
     and where the photo clipped under glare, where that can only be the card (:func:`glare_is_card`):
     nothing is seen there."""
-    hidden = palisade_mask(palisades, view.camera)
-    if view.clipped is not None and glare_is_card(profile):
-        hidden |= view.clipped
     return cell_signs(
         view.balanced,
         view.face,
         token_colours(profile),
         CANONICAL,
         view.glare,
-        hidden,
+        palisade_mask(palisades, view.camera),
         view.white,
         (view.wood,),
         view.details,
+        view.clipped if glare_is_card(profile) else None,
         params=params.cells,
     )
 

@@ -152,7 +152,7 @@ class CellSigns:
     #: Per target (columns as ``targets``): the share of the disc's visible pixels unlike the face
     #: and near that target's own colour.
     near: FloatArray
-    #: The share of each disc's pixels seen at all (not hidden: a palisade, clipped glare).
+    #: The share of each disc's pixels that glare left seen (:func:`cell_signs`' ``glared``).
     seen: FloatArray
 
 
@@ -174,6 +174,7 @@ def cell_signs(
     white: npt.ArrayLike = (1.0, 1.0, 1.0),
     ignore: tuple[FloatImage, ...] = (),
     details: tuple[FloatImage, FloatImage] | None = None,
+    glared: npt.NDArray[np.bool_] | None = None,
     params: CellParams = CELL_PARAMS,
 ) -> CellSigns:
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
@@ -192,8 +193,12 @@ def cell_signs(
     glare in ``balanced`` (:class:`vision.read.rectify.Balanced`); pixels nearer
     one of the ``ignore`` colours (the palisades' wood, leaning over the
     cell) than to every target do not vote. ``details`` is
-    :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made.
+    :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made. Pixels
+    ``hidden`` (a palisade leaning over the cell) and ``glared`` (where the photo clipped) are not
+    read; how much of each disc glare left seen is :attr:`CellSigns.seen`.
     """
+    if glared is not None:
+        hidden = glared if hidden is None else hidden | glared
     photo_px = cell_pixels(balanced, view, params=params)
     face_px = cell_pixels(face, view, params=params)
     glare_px = None if glare is None else cell_pixels(glare[..., None], view, params=params)[..., 0]
@@ -238,7 +243,11 @@ def cell_signs(
         voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
     shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params)
     near = near_each.sum(axis=1) / visible[:, None]
-    seen_share = seen.mean(axis=1).astype(np.float64)
+    seen_share = (
+        np.ones(len(CELLS))
+        if glared is None
+        else 1.0 - cell_pixels(glared[..., None].astype(np.float32), view, params=params)[..., 0].mean(axis=1)
+    ).astype(np.float64)
     return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), seen_share)
 
 
