@@ -48,6 +48,7 @@ from vision.locate.register import (
     art_match,
     register,
 )
+from vision.logistic import logistic
 from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
 from vision.read.assemble import ASSEMBLE_PARAMS, Assembled, AssembleParams, assemble
 from vision.read.cells import (
@@ -388,6 +389,11 @@ def glare_is_card(profile: Looks) -> bool:
     )
 
 
+def _card_glare(view: BoardView, profile: Looks) -> npt.NDArray[np.bool_] | None:
+    """Where the photo clipped, where that can only be the card (:func:`glare_is_card`), or None."""
+    return view.clipped if glare_is_card(profile) else None
+
+
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
     """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``;
     what clipped there is the card showing where it can be nothing else (:func:`glare_is_card`)."""
@@ -400,7 +406,7 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
         warrior_colours(profile),
         view.glare,
         view.details,
-        view.clipped if glare_is_card(profile) else None,
+        _card_glare(view, profile),
         params=params.slots,
     )
 
@@ -421,7 +427,7 @@ def view_cell_signs(
         view.white,
         (view.wood,),
         view.details,
-        view.clipped if glare_is_card(profile) else None,
+        _card_glare(view, profile),
         params=params.cells,
     )
 
@@ -535,7 +541,8 @@ def judge_cells(
         # The warrior's looks alone (its outline and flat back, whatever the art) read these cells
         # too: where the face never showed the art, the two readers' disagreement is doubt.
         second = np.full(len(CELLS), np.nan)
-        second[hidden] = 1.0 / (1.0 + np.exp(-at[:, tokens_module.FEATURES.index("warrior_looks")]))
+        looks = tokens_module.FEATURES.index("warrior_looks")
+        second[hidden] = logistic(at[:, [looks]], [1.0])
     # The pictures tell colours apart where the votes cannot (white from black, navy from green in
     # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
     # A white warrior with a faint emblem matches its picture badly and has no colour to vote with,
@@ -677,13 +684,28 @@ def _cheap_look(
     fit = timer.run("locate", locate_by_grid, image, gold)
     if fit is None:
         return _CheapLook(quick, None, False)
-    on_grid = timer.run("register", register, image, fit.homography, face, CANONICAL, params.register)
-    best = (grid_located(fit), on_grid)
-    if quick is not None and quick[1].agreeing > on_grid.agreeing:
+    best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
+    return _CheapLook(best, fit, art >= params.art_match_margin)
+
+
+def _better_placed(
+    image: Image,
+    quick: tuple[Located, Registration] | None,
+    other: Located,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+) -> tuple[tuple[Located, Registration], float]:
+    """``other`` registered on the face, or the fast features' placement ``quick`` where more of
+    its patches agree; and how well the looks' art lies there
+    (:func:`vision.locate.register.art_match`)."""
+    on_other = timer.run("register", register, image, other.homography, face, CANONICAL, params.register)
+    best = (other, on_other)
+    if quick is not None and quick[1].agreeing > on_other.agreeing:
         best = quick
     with timer.stage("register"):
         art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
-    return _CheapLook(best, fit, art >= params.art_match_margin)
+    return best, art
 
 
 def _confirmed_on_grid(
@@ -700,16 +722,10 @@ def _confirmed_on_grid(
     features placed the board roughly but not surely (glare, blur, a steep view), it saves the
     search. A placement a whole cell off can lock onto the grid too, but not onto the art.
     """
-    located, registration = quick
-    refined, crossings, _ = timer.run("locate", refine_on_grid, image, located.homography)
+    refined, crossings, _ = timer.run("locate", refine_on_grid, image, quick[0].homography)
     if crossings < CONFIRMING_CROSSINGS:
         return None
-    on_grid = timer.run("register", register, image, refined, face, CANONICAL, params.register)
-    best = quick
-    if on_grid.agreeing >= registration.agreeing:
-        best = (replace(located, homography=refined), on_grid)
-    with timer.stage("register"):
-        art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
+    best, art = _better_placed(image, quick, replace(quick[0], homography=refined), face, timer, params)
     return best if art >= params.art_match_margin else None
 
 

@@ -540,10 +540,15 @@ def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS)
     return logistic(model_inputs(features), weights)
 
 
+def plain_inputs(features: FloatArray) -> FloatArray:
+    """The plain reader's inputs: the :data:`PLAIN_FEATURES` of :func:`slot_features` and a constant."""
+    return with_constant(features[:, : len(PLAIN_FEATURES)])
+
+
 def plain_probability(features: FloatArray, weights: npt.ArrayLike = PLAIN_WEIGHTS) -> FloatArray:
     """P(palisade) for each row of :func:`slot_features` by the plain reader: its
     :data:`PLAIN_FEATURES` alone."""
-    return logistic(with_constant(features[:, : len(PLAIN_FEATURES)]), weights)
+    return logistic(plain_inputs(features), weights)
 
 
 def fit_plain_weights(
@@ -561,7 +566,7 @@ def fit_plain_weights(
     >>> len(w) == len(PLAIN_FEATURES) + 1, bool(right.mean() > 0.95)
     (True, True)
     """
-    return fit_logistic(with_constant(features[:, : len(PLAIN_FEATURES)]), labels, RIDGE, example_weights)
+    return fit_logistic(plain_inputs(features), labels, RIDGE, example_weights)
 
 
 #: The ridge the slot model is fitted with: with the profile's many signs, a fit with a lighter
