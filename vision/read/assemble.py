@@ -44,6 +44,14 @@ class AssembleParams:
     #: as printed), the photo does not show the lines (motion blur, a haze), and no slot's reading
     #: can be trusted (:func:`lines_unseen`).
     least_lines_shown: float = 0.5
+    #: A slot whose printed line shows narrowly along this share of its length is bare, whatever
+    #: else it looks like (under 1 % of palisades do, in both worlds' tuning photos)...
+    bare_line: float = 0.8
+    #: ...and where more than this share of at least :attr:`least_bare_lines` such slots look like
+    #: wood, the photo's light makes the face look like the sticks, and no palisade read can be
+    #: trusted (:func:`wood_unseen`): 0.27 at most in tuning photos of either world, but one.
+    most_wood_on_bare: float = 0.4
+    least_bare_lines: int = 8
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -145,6 +153,29 @@ def lines_unseen(
     bare = np.array([slot not in palisades for slot in SLOTS])
     shown = slots.features[:, SLOT_FEATURES.index("line_narrow")] > 0.5
     return bool(bare.any() and shown[bare].mean() < params.least_lines_shown)
+
+
+def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) -> bool:
+    """Whether the wood sign says nothing in this photo: too many of the slots its printed line
+    shows bare look like wood (:attr:`AssembleParams.most_wood_on_bare`).
+
+    Under a warm light, a sheen or a phone's denoising, the face can take the sticks' colour; the
+    slots the line alone says are bare tell how often the photo shows wood where there is none.
+
+    >>> from vision.read.slots import FEATURES
+    >>> features = np.zeros((67, len(FEATURES)))
+    >>> features[:40, FEATURES.index("line_narrow")] = 1.0
+    >>> wood_unseen(SlotReading(np.full(67, 0.1), features))
+    False
+    >>> features[:20, FEATURES.index("wood_foot")] = 1.0
+    >>> wood_unseen(SlotReading(np.full(67, 0.1), features))
+    True
+    """
+    lined = slots.features[:, SLOT_FEATURES.index("line_narrow")] >= params.bare_line
+    if lined.sum() < params.least_bare_lines:
+        return False
+    wood = slots.features[lined, SLOT_FEATURES.index("wood_foot")] > 0.5
+    return bool(wood.mean() > params.most_wood_on_bare)
 
 
 def choose_cells(
@@ -323,6 +354,17 @@ def assemble(
                 "the board's printed lines hardly show in this photo (it is blurred, or hazy): "
                 "every palisade is in doubt; check them on the board, or retake the photo holding still",
                 palisades=tuple(SLOTS),
+            )
+        )
+    if not unseen and wood_unseen(slots, params):
+        read = np.array([slot in palisades for slot in SLOTS])
+        slot_confidence = np.where(read, np.minimum(slot_confidence, params.doubtful), slot_confidence)
+        warnings.append(
+            Problem(
+                "wood_unseen",
+                "under this light the board's face looks like the palisades' wood: every palisade "
+                "read is in doubt; check them on the board, or retake the photo in whiter light",
+                palisades=tuple(slot for slot in SLOTS if slot in palisades),
             )
         )
     glared_cells: set[int] = set()
