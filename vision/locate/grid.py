@@ -18,7 +18,7 @@ and how the scanner reads a board without a profile of its copy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from typing import cast
@@ -722,6 +722,67 @@ def outline_homographies(seen: GoldMap, params: GridParams = GRID_PARAMS) -> lis
     return found
 
 
+def best_first(
+    ways: Sequence[Callable[[], Iterator[Start]]], most: int, found: Callable[[], bool] = lambda: False
+) -> Iterator[Start]:
+    """The starts of several ``ways``, each way's in its own order, the one with more gold cells on
+    tokens first (the earlier way's on a tie).
+
+    Looking for a way's starts can cost more than trying one, so a way is only looked at while
+    nothing is ``found``, every way looked at so far has had a start tried, and none of their next
+    starts puts all ``most`` gold cells on tokens.
+
+    >>> one = lambda: iter([(None, 6, None, None), (None, 5, None, None)])
+    >>> two = lambda: iter([(None, 8, None, None)])
+    >>> [start[1] for start in best_first([one, two], 8)]
+    [6, 8, 5]
+    >>> opened = []
+    >>> def three():
+    ...     opened.append(3)
+    ...     return iter([(None, 7, None, None)])
+    >>> starts = best_first([two, one, three], 8)
+    >>> [next(starts)[1] for _ in range(2)], opened
+    ([8, 6], [])
+    >>> [start[1] for start in starts], opened
+    ([7, 5], [3])
+    >>> fits = []
+    >>> starts = best_first([one, two], 8, found=lambda: bool(fits))
+    >>> next(starts)[1]
+    6
+    >>> fits.append("a fit from that start")
+    >>> [start[1] for start in starts]
+    [5]
+    """
+    # Per way looked at: its next start, the rest of its starts, and whether one was tried.
+    heads: list[tuple[Start, Iterator[Start], bool]] = []
+    unopened = iter(ways)
+
+    def gold(start: Start) -> int:
+        return start[1] or 0
+
+    def open_one() -> bool:
+        for way in unopened:
+            starts = way()
+            first = next(starts, None)
+            if first is not None:
+                heads.append((first, starts, False))
+                return True
+        return False
+
+    while heads or (not found() and open_one()):
+        all_tried = all(tried for _, _, tried in heads)
+        if not found() and all_tried and max(gold(head) for head, _, _ in heads) < most:
+            open_one()
+        index = max(range(len(heads)), key=lambda n: (gold(heads[n][0]), -n))
+        start, starts, _ = heads[index]
+        yield start
+        following = next(starts, None)
+        if following is None:
+            del heads[index]
+        else:
+            heads[index] = (following, starts, True)
+
+
 def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GridFit | None:
     """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
     printed grid, or None.
@@ -774,17 +835,21 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
         for _, first in sorted(zip(shown, found, strict=True), key=lambda pair: -pair[0]):
             yield first, None, candidates, roundness
 
-    # Circles are looked for only when the blobs fail; where few of the gold tokens are found, the
-    # first bases may each miss one of them, and every spread quadruple is tried, on the blobs and
-    # then on the circles; where many blobs of gold colour crowd the tokens out, more blobs; where
-    # the gold still fails, the grid's own lines, which must then confirm the fit, and the board's
-    # outline.
+    # The gold tokens as blobs, then as circles; where few of them are found, the first bases may
+    # each miss one, and every spread quadruple is tried, on the blobs and on the circles; where
+    # many blobs of gold colour crowd the tokens out, more blobs. Their starts are tried the ones
+    # with more gold on tokens first (:func:`best_first`). Where the gold fails, the grid's own
+    # lines, which must then confirm the fit, and the board's outline.
+    gold_ways = (
+        partial(layouts, blobs, BASES),
+        partial(layouts, circle_candidates, BASES),
+        partial(layouts, blobs, SPREAD_BASES),
+        partial(layouts, circle_candidates, SPREAD_BASES),
+        partial(layouts, more_blobs, BASES),
+    )
+    gold_starts = partial(best_first, gold_ways, len(GOLD_CELLS), lambda: best is not None)
     passes = (
-        (partial(layouts, blobs, BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (partial(layouts, circle_candidates, BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (partial(layouts, blobs, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (partial(layouts, circle_candidates, SPREAD_BASES), MIN_CROSSINGS, FoundBy.GOLD),
-        (partial(layouts, more_blobs, BASES), MIN_CROSSINGS, FoundBy.GOLD),
+        (gold_starts, MIN_CROSSINGS, FoundBy.GOLD),
         (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
         (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )
