@@ -450,6 +450,7 @@ def scan_image(
             view_slot_features(view, profile, params),
             SLOT_WEIGHTS[profile.kind],
             PLAIN_SLOT_WEIGHTS[profile.kind],
+            SLOT_RELATIVE[profile.kind],
         )
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
@@ -599,6 +600,9 @@ SLOT_WEIGHTS = {
     Kind.LEARNT: slots_module.LEARNT_WEIGHTS,
     Kind.IMPROVISED: slots_module.IMPROVISED_WEIGHTS,
 }
+#: Whether those weights read the signs told against the photo's own bare slots
+#: (:func:`vision.read.slots.relative_to_bare`).
+SLOT_RELATIVE = {kind: slots_module.reads_relative(f"slots-{kind.value}") for kind in Kind}
 #: The plain slot reader's weights (:func:`vision.read.slots.plain_probability`), the same way.
 PLAIN_SLOT_WEIGHTS = {
     Kind.REFERENCE: slots_module.PLAIN_WEIGHTS,

@@ -25,6 +25,11 @@ from typing import Any
 WEIGHTS_DIR = Path(__file__).resolve().parent / "data" / "weights"
 
 
+#: A slot model's inputs: each photo's signs told against its own bare slots
+#: (:func:`vision.read.slots.relative_to_bare`).
+BARE_RELATIVE = "relative to the photo's bare slots"
+
+
 def weights_dir() -> Path:
     """The folder the readers load their weights from: ``ARMADORA_WEIGHTS`` or :data:`WEIGHTS_DIR`."""
     chosen = os.environ.get("ARMADORA_WEIGHTS")
@@ -54,6 +59,9 @@ class Fitted:
     name: str
     weights: tuple[float, ...]
     provenance: dict[str, Any]
+    #: What the weights read: the reader's signs as they are, or as another form of them names it
+    #: (:data:`BARE_RELATIVE`).
+    inputs: str = "signs"
 
 
 def path_of(name: str, folder: Path | None = None) -> Path:
@@ -67,7 +75,12 @@ def path_of(name: str, folder: Path | None = None) -> Path:
 def fitted(name: str) -> Fitted:
     """The weights of model ``name`` (:func:`weights_dir`), read once per process."""
     document = json.loads(path_of(name).read_text(encoding="utf-8"))
-    return Fitted(name, tuple(float(w) for w in document["weights"]), dict(document["provenance"]))
+    return Fitted(
+        name,
+        tuple(float(w) for w in document["weights"]),
+        dict(document["provenance"]),
+        str(document.get("inputs", "signs")),
+    )
 
 
 def load_weights(name: str) -> tuple[float, ...]:
@@ -75,11 +88,17 @@ def load_weights(name: str) -> tuple[float, ...]:
     return fitted(name).weights
 
 
-def write_fitted(name: str, weights: Any, provenance: dict[str, Any], folder: Path | None = None) -> Path:
-    """Write model ``name``'s weights with their provenance (whole or not at all); the file's path."""
+def write_fitted(
+    name: str, weights: Any, provenance: dict[str, Any], folder: Path | None = None, inputs: str = "signs"
+) -> Path:
+    """Write model ``name``'s weights with their provenance and what they read (whole or not at all);
+    the file's path."""
     path = path_of(name, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = {"model": name, "weights": [round(float(w), 3) for w in weights], "provenance": provenance}
+    document: dict[str, Any] = {"model": name, "weights": [round(float(w), 3) for w in weights]}
+    if inputs != "signs":
+        document["inputs"] = inputs
+    document["provenance"] = provenance
     temporary = path.with_name(f".{path.name}.part")
     temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     temporary.replace(path)

@@ -94,3 +94,29 @@ def test_a_photo_whose_bare_lines_do_not_show_has_every_palisade_in_doubt(shown:
         assert assembled.slot_confidence.min() >= 0.98
     # The reading itself is what the slot reader said.
     assert {slot.number for slot in assembled.position.palisades} == set(range(5))
+
+
+@pytest.mark.parametrize("wooden", [0, 20, 40])
+def test_where_the_bare_lines_look_like_wood_every_palisade_read_is_in_doubt(wooden: int) -> None:
+    from engine.board import SLOTS
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # Sure readings: 5 palisades; 50 bare slots show their printed line, ``wooden`` of them also
+    # looking like wood, as a warm sheen makes the face look.
+    probabilities = np.full(len(SLOTS), 0.02)
+    probabilities[:5] = 0.98
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[5:55, FEATURES.index("line_narrow")] = 1.0
+    features[5 : 5 + wooden, FEATURES.index("wood_foot")] = 1.0
+    features[:5, FEATURES.index("wood_foot")] = 1.0
+    assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
+    warnings = {problem.code: problem for problem in assembled.warnings}
+    if wooden > 0.4 * 50:
+        assert {slot.number for slot in warnings["wood_unseen"].palisades} == set(range(5))
+        assert assembled.slot_confidence[:5].max() <= ASSEMBLE_PARAMS.doubtful
+    else:
+        assert "wood_unseen" not in warnings
+        assert assembled.slot_confidence[:5].min() >= 0.98
+    # Bare readings keep their confidence: the doubt is of wood seen where there is none.
+    assert assembled.slot_confidence[5:].min() >= 0.98

@@ -34,8 +34,9 @@ from vision.read.slots import (
     estimate_wood,
     leans_mm,
     line_signs,
-    palisade_probability,
     profile_signs,
+    read_slots,
+    relative_to_bare,
     slot_features,
 )
 
@@ -273,13 +274,27 @@ def test_a_lamps_reflection_over_bare_lines_is_the_card_showing_not_a_palisade()
     # ...but where the photo clipped, the card itself shows: the line is there, nothing changed.
     assert seeing[glared, shows].min() > 0.9
     assert np.abs(seeing[np.ix_(glared, edges)]).max() < 1e-6
-    assert (palisade_probability(seeing[glared]) < 0.5).all()
+    assert (read_slots(seeing).probabilities[glared] < 0.5).all()
 
 
 def lit_beyond(top_from: float, k: int) -> np.ndarray:
     """A palisade's colour ``k`` pixels across its line: lit from ``top_from`` outward (its top,
     on the side of ``top_from``'s sign), shaded nearer."""
     return LIT_WOOD if k * np.sign(top_from) >= abs(top_from) else LIT_WOOD * 0.45
+
+
+def test_signs_told_against_the_photos_bare_slots_do_not_move_with_a_light_that_moves_them_all() -> None:
+    rng = np.random.default_rng(3)
+    features = rng.random((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = np.where(np.arange(len(SLOTS)) < 40, 1.0, 0.1)
+    # A light that makes every slot, bare or not, look more like wood and lighter than the face.
+    lit = features.copy()
+    told = [name not in ("line_shows", "line_narrow", "lean") for name in FEATURES]
+    lit[:, told] += 0.3
+    assert np.allclose(relative_to_bare(lit), relative_to_bare(features))
+    # Too few slots whose line says they are bare: the signs are read as they are.
+    features[:, FEATURES.index("line_narrow")] = 0.1
+    assert relative_to_bare(features) is features
 
 
 def test_the_profile_across_a_slot_runs_toward_where_its_palisades_top_lands() -> None:

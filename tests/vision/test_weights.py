@@ -11,7 +11,7 @@ from renders import Renders
 
 from vision.learn.pieces import WARRIOR_SIGNS, WARRIOR_WEIGHTS
 from vision.read import cells, slots, tokens
-from vision.weights import MODELS, fitted, load_weights, path_of, write_fitted
+from vision.weights import BARE_RELATIVE, MODELS, fitted, load_weights, path_of, write_fitted
 
 SIGNS = {
     "slots": len(slots.FEATURES),
@@ -51,6 +51,18 @@ def test_a_fit_writes_what_the_readers_load(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*"))  # written whole: no part left behind
 
 
+def test_a_model_says_what_it_reads_and_keeps_saying_it_when_copied(tmp_path: Path) -> None:
+    provenance = {"photos": "3 photos", "world": "raster", "command": "armadora bench fit X", "when": "now"}
+    plain = json.loads(write_fitted("warriors", [1.0], provenance, folder=tmp_path).read_text())
+    assert "inputs" not in plain
+    path = write_fitted("slots-reference", [1.0, 2.0], provenance, folder=tmp_path, inputs=BARE_RELATIVE)
+    assert json.loads(path.read_text())["inputs"] == BARE_RELATIVE
+    # The committed reference slot model reads the photo's signs against its own bare slots, and
+    # the scanner reads it so; the copies' models read the signs as they are.
+    assert fitted("slots-reference").inputs == BARE_RELATIVE and slots.RELATIVE
+    assert fitted("slots-learnt").inputs == "signs" and not slots.reads_relative("slots-learnt")
+
+
 def test_an_unknown_model_is_named() -> None:
     with pytest.raises(ValueError, match="unknown model 'slot'"):
         path_of("slot")
@@ -82,5 +94,6 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
         assert refitted["command"] == f"armadora bench fit {folders[0]} {folders[1]}"
     kept = json.loads((out / "warriors.json").read_text())
     assert tuple(kept["weights"]) == before["warriors"]
+    assert json.loads((out / "slots-reference.json").read_text())["inputs"] == BARE_RELATIVE
     assert {name: fitted(name).weights for name in MODELS} == before
     assert main(["bench", "fit", str(tmp_path / "nowhere")]) == 2

@@ -23,7 +23,7 @@ from engine.walls import Walls
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import FEATURES as SLOT_FEATURES
-from vision.read.slots import SlotReading
+from vision.read.slots import SLOT_PARAMS, SlotReading, bare_by_line
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -44,14 +44,11 @@ class AssembleParams:
     #: as printed), the photo does not show the lines (motion blur, a haze), and no slot's reading
     #: can be trusted (:func:`lines_unseen`).
     least_lines_shown: float = 0.5
-    #: A slot whose printed line shows narrowly along this share of its length is bare, whatever
-    #: else it looks like (under 1 % of palisades do, in both worlds' tuning photos)...
-    bare_line: float = 0.8
-    #: ...and where more than this share of at least :attr:`least_bare_lines` such slots look like
-    #: wood, the photo's light makes the face look like the sticks, and no palisade read can be
-    #: trusted (:func:`wood_unseen`): 0.27 at most in tuning photos of either world, but one.
+    #: Where more than this share of the slots the printed line says are bare
+    #: (:func:`vision.read.slots.bare_by_line`) look like wood, the photo's light makes the face look
+    #: like the sticks, and no palisade read can be trusted (:func:`wood_unseen`): 0.27 at most in
+    #: tuning photos of either world, but one.
     most_wood_on_bare: float = 0.4
-    least_bare_lines: int = 8
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -171,8 +168,8 @@ def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) ->
     >>> wood_unseen(SlotReading(np.full(67, 0.1), features))
     True
     """
-    lined = slots.features[:, SLOT_FEATURES.index("line_narrow")] >= params.bare_line
-    if lined.sum() < params.least_bare_lines:
+    lined = bare_by_line(slots.features)
+    if lined.sum() < SLOT_PARAMS.least_bare:
         return False
     wood = slots.features[lined, SLOT_FEATURES.index("wood_foot")] > 0.5
     return bool(wood.mean() > params.most_wood_on_bare)

@@ -34,7 +34,7 @@ from vision.geometry import (
 from vision.locate.features import Camera
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import correlation, fine_detail, texture_match
-from vision.weights import load_weights
+from vision.weights import BARE_RELATIVE, fitted, load_weights
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -94,9 +94,21 @@ class SlotParams:
     #: but not
     #: lighter; at the 80th percentile a palisade's lit face read too light to be wood.
     wood_lit_percentile: int = 90
+    #: A slot whose printed line shows narrowly along this share of its length is bare, whatever
+    #: else it looks like (under 1 % of palisades do, in both worlds' tuning photos): the photo's
+    #: own bare slots (:func:`bare_by_line`), when it has at least this many.
+    bare_line: float = 0.8
+    least_bare: int = 8
+    #: The profile's signs are measured against how much they vary over the photo's own bare slots,
+    #: never less than this (:func:`relative_to_bare`).
+    spread_floor: float = 0.2
 
 
 SLOT_PARAMS = SlotParams()
+
+#: The columns :func:`relative_to_bare` leaves as they are: the line's own signs, which say which
+#: slots are bare, and how far things lean, which is the camera's.
+ABSOLUTE_FEATURES = ("line_shows", "line_narrow", "lean")
 
 
 #: A band differs from the face when its median pixel is further than this from it.
@@ -134,6 +146,16 @@ FEATURES = (
 #: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
 #: ``armadora bench fit TUNING_DIR`` writes it again.
 WEIGHTS = load_weights("slots-reference")
+
+
+def reads_relative(model: str) -> bool:
+    """Whether slot model ``model``'s weights read :func:`relative_to_bare`'s signs rather than
+    :func:`slot_features`' (its weights file says which)."""
+    return fitted(model).inputs == BARE_RELATIVE
+
+
+#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots.
+RELATIVE = reads_relative("slots-reference")
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS = load_weights("slots-learnt")
@@ -516,13 +538,58 @@ def _normal(slot: Slot) -> FloatArray:
     return np.array([-(y1 - y0), x1 - x0]) / PITCH_MM
 
 
+def bare_by_line(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.NDArray[np.bool_]:
+    """The slots of one photo's :func:`slot_features` that its printed line says are bare: the line
+    shows narrowly along :attr:`SlotParams.bare_line` of their length."""
+    bare: npt.NDArray[np.bool_] = features[:, FEATURES.index("line_narrow")] >= params.bare_line
+    return bare
+
+
+def relative_to_bare(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> FloatArray:
+    """One photo's :func:`slot_features` told against its own bare slots (:func:`bare_by_line`).
+
+    The photo's light, its phone and its world move every sign of the bare card at once: a warm
+    sheen makes the face look like wood, a denoiser smooths the art's steps. Each sign but
+    :data:`ABSOLUTE_FEATURES` is given less its median over the bare slots, and the profile's band
+    by band signs are then divided by how much they vary there (median absolute deviation, at least
+    :attr:`SlotParams.spread_floor`). With fewer than :attr:`SlotParams.least_bare` bare slots, the
+    signs are given as they are.
+
+    >>> features = np.zeros((67, len(FEATURES)))
+    >>> features[:, FEATURES.index("line_narrow")] = 1.0
+    >>> features[:, FEATURES.index("wood_foot")] = 0.5
+    >>> features[0, FEATURES.index("wood_foot")] = 1.0
+    >>> relative = relative_to_bare(features)
+    >>> float(relative[0, FEATURES.index("wood_foot")]), float(relative[1, FEATURES.index("wood_foot")])
+    (0.5, 0.0)
+    >>> bool((relative[:, FEATURES.index("line_narrow")] == 1.0).all())
+    True
+    """
+    bare = bare_by_line(features, params)
+    if bare.sum() < params.least_bare:
+        return features
+    base = np.median(features[bare], axis=0)
+    told = np.array([name not in ABSOLUTE_FEATURES for name in FEATURES])
+    relative = features.copy()
+    relative[:, told] -= base[told]
+    profile = slice(len(PLAIN_FEATURES), len(FEATURES))
+    spread = np.median(np.abs(features[bare][:, profile] - base[profile]), axis=0)
+    relative[:, profile] /= spread + params.spread_floor
+    return relative
+
+
 def read_slots(
-    features: FloatArray, weights: npt.ArrayLike = WEIGHTS, plain_weights: npt.ArrayLike | None = None
+    features: FloatArray,
+    weights: npt.ArrayLike = WEIGHTS,
+    plain_weights: npt.ArrayLike | None = None,
+    relative: bool = RELATIVE,
 ) -> SlotReading:
-    """Palisade probabilities for the 67 slots from their :func:`slot_features`, through ``weights``,
-    and the plain reader's through ``plain_weights`` (none without them)."""
+    """Palisade probabilities for one photo's 67 slots from their :func:`slot_features`, through
+    ``weights`` (over :func:`relative_to_bare`'s signs where ``relative``), and the plain reader's
+    through ``plain_weights`` (none without them)."""
     second = None if plain_weights is None else plain_probability(features, plain_weights)
-    return SlotReading(palisade_probability(features, weights), features, second)
+    signs = relative_to_bare(features) if relative else features
+    return SlotReading(palisade_probability(signs, weights), features, second)
 
 
 def model_inputs(features: FloatArray) -> FloatArray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Kind, Looks, reference_looks
 from vision.scan import BoardView
-from vision.weights import MODELS, fitted, write_fitted
+from vision.weights import BARE_RELATIVE, MODELS, fitted, write_fitted
 
 
 @dataclass
@@ -151,11 +151,21 @@ Model = Callable[..., npt.NDArray[np.float64]]
 
 
 def _fit(
-    data: TrainingData, model: str, name: str, where: Provenance, out: Path | None, **options: Any
+    data: TrainingData,
+    model: str,
+    name: str,
+    where: Provenance,
+    out: Path | None,
+    inputs: str = "signs",
+    **options: Any,
 ) -> None:
     """Fit one reader (``"slots"``, ``"plain slots"``, ``"cells"`` or ``"hidden"``) on ``data``'s
-    examples for it; write its weights as model ``name``."""
+    examples for it; write its weights as model ``name``. A slot model whose ``inputs`` are
+    :data:`vision.weights.BARE_RELATIVE` reads each photo's signs told against its own bare slots."""
     from vision.read import cells, slots, tokens
+
+    if inputs == BARE_RELATIVE:
+        data = replace(data, slot_x=[slots.relative_to_bare(x) for x in data.slot_x])
 
     readers: dict[str, tuple[str, Model, Model]] = {
         "slots": ("slots", slots.fit_weights, slots.palisade_probability),
@@ -164,7 +174,7 @@ def _fit(
         "hidden": ("hidden", tokens.fit_hidden_weights, tokens.hidden_occupied),
     }
     examples, fit, predict = readers[model]
-    _write_fit(*data.stacked(examples), fit, predict, name, where, out, **options)
+    _write_fit(*data.stacked(examples), fit, predict, name, where, out, inputs, **options)
 
 
 @dataclass(frozen=True)
@@ -210,13 +220,14 @@ def _write_fit(
     name: str,
     where: Provenance,
     out: Path | None,
+    inputs: str = "signs",
     **options: Any,
 ) -> None:
     """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name`` in ``out``
-    (by default the folder the readers load)."""
+    (by default the folder the readers load), saying what they read (``inputs``)."""
     weights = fit(x, y, example_weights, **options)
     wrong = int(((model(x, weights) > 0.5) != y).sum())
-    path = write_fitted(name, weights, where.to_json(len(y), wrong), out)
+    path = write_fitted(name, weights, where.to_json(len(y), wrong), out, inputs)
     print(f"wrote {path}: fitted on {len(y)} examples; {wrong} wrong on that same set")
 
 
@@ -247,7 +258,7 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
         for name in MODELS:
             if name not in refitted:
                 fitted_before = fitted(name)
-                write_fitted(name, fitted_before.weights, fitted_before.provenance, out)
+                write_fitted(name, fitted_before.weights, fitted_before.provenance, out, fitted_before.inputs)
     return 0
 
 
@@ -259,7 +270,7 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
         pairs, lambda photo, truth: (board_view(read_photo(photo).image, reference), reference)
     )
     where = _provenance(pairs, "read with the reference kit's looks")
-    _fit(data, "slots", "slots-reference", where, out)
+    _fit(data, "slots", "slots-reference", where, out, BARE_RELATIVE)
     _fit(data, "plain slots", "slots-plain-reference", where, out)
     _fit(data, "cells", "cells-reference", where, out)
     return ["slots-reference", "slots-plain-reference", "cells-reference"]
