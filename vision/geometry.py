@@ -120,3 +120,21 @@ class FaceRaster:
 
 #: 2 pixels a millimetre (90 a cell, 10 across a palisade): what the cell and slot readers work on.
 CANONICAL = FaceRaster(2.0)
+
+
+def warp_terms(points: FloatArray, view: FaceRaster, order: int) -> FloatArray:
+    """A smooth warp's polynomial terms at view pixels ``points`` (N, 2): x^i y^j, i + j <= ``order``,
+    over coordinates centred on the view and scaled to its width
+    (:func:`vision.locate.register.residual_warp`)."""
+    width, height = view.size
+    x = (points[:, 0] - width / 2) / width
+    y = (points[:, 1] - height / 2) / width
+    return np.stack([x ** (d - i) * y**i for d in range(order + 1) for i in range(d + 1)], axis=1)
+
+
+def warp_shifts(coefficients: FloatArray, points: FloatArray, view: FaceRaster = CANONICAL) -> FloatArray:
+    """Where a smooth warp's ``coefficients`` (:func:`vision.locate.register.residual_warp`) move view
+    pixels ``points`` (N, 2): shifts (N, 2)."""
+    order = round((np.sqrt(8 * len(coefficients) + 1) - 3) / 2)
+    shifts: FloatArray = warp_terms(points, view, order) @ coefficients
+    return shifts

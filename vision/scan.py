@@ -317,7 +317,8 @@ def _registered_view(
     timer: _Timer,
     params: ScanParams,
 ) -> BoardView:
-    seen = _seen(image, profile, replace(found, homography=registration.homography), face, timer, params)
+    settled = replace(found, homography=registration.homography)
+    seen = _seen(image, profile, settled, face, timer, params, registration.warp)
     return replace(seen, agreeing=registration.agreeing)
 
 
@@ -328,13 +329,15 @@ def _seen(
     face: npt.NDArray[np.float32],
     timer: _Timer,
     params: ScanParams,
+    warp: npt.NDArray[np.float64] | None = None,
 ) -> BoardView:
-    """The board view once the board's place in the photo is settled."""
+    """The board view once the board's place in the photo is settled (``warp``: what the homography
+    leaves, where registration fitted it)."""
     height, width = image.shape[:2]
     camera = camera_from_homography(located.homography, width, height)
     with timer.stage("rectify"):
         tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
-        topdown = rectify(image, located.homography, CANONICAL)
+        topdown = rectify(image, located.homography, CANONICAL, warp)
         balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
         # From here on the face is compared with the photo as blurred as the photo is there.
         face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness)

@@ -12,7 +12,7 @@ from faces import photo_of_face
 import vision.scan
 from calibration.profile import default_profile
 from engine.board import CELLS, Cell, Slot
-from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm
+from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm, warp_shifts
 from vision.locate.features import Located, project
 from vision.locate.register import register
 from vision.read.cells import cell_coordinates
@@ -150,3 +150,40 @@ def test_features_placing_the_board_unsurely_are_confirmed_on_its_grid_without_t
     )
     assert asked == [0] and not searched and not improvised
     assert corner_error_mm(view.located.homography) < 0.3
+
+
+def barrel(photo: np.ndarray, k: float) -> np.ndarray:
+    """``photo`` through a lens that bends straight lines: radial distortion ``k`` about its centre."""
+    height, width = photo.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    half = np.float32(np.hypot(width, height) / 2)
+    u, v = (xs - width / 2) / half, (ys - height / 2) / half
+    grow = 1 + np.float32(k) * (u * u + v * v)
+    map_x, map_y = width / 2 + u * grow * half, height / 2 + v * grow * half
+    return cv2.remap(photo, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR)
+
+
+def test_what_a_bent_lens_leaves_of_the_homography_is_followed_by_a_smooth_warp() -> None:
+    face = face_view(default_profile())
+    bent = barrel(photo_of_face(TRUE_HOMOGRAPHY)[0], 0.05)
+    registration = register(bent, TRUE_HOMOGRAPHY, face)
+    assert registration.warp is not None
+
+    def corner_misfit(warp: np.ndarray | None) -> float:
+        """How far (view pixels) the face's corner cells lie from where the view shows them."""
+        seen = to_float(rectify(bent, registration.homography, CANONICAL, warp)).mean(axis=-1)
+        misfits = []
+        for cell in (Cell(0, 0), Cell(0, 7), Cell(4, 0), Cell(4, 7)):
+            x0, y0, x1, y1 = CANONICAL.cell_box(cell, 2.0)
+            (dx, dy), _ = cv2.phaseCorrelate(face[y0:y1, x0:x1].mean(axis=-1), seen[y0:y1, x0:x1])
+            misfits.append(np.hypot(dx, dy))
+        return float(max(misfits))
+
+    # The best homography leaves the corners pixels off; the warp brings them within a fraction.
+    assert corner_misfit(None) > 1.5
+    assert corner_misfit(registration.warp) < 0.5
+    # A flat card through a perfect lens leaves nothing to follow.
+    flat = register(photo_of_face(TRUE_HOMOGRAPHY)[0], TRUE_HOMOGRAPHY, face)
+    ys, xs = np.mgrid[0:530:10, 0:800:10]
+    points = np.c_[xs.ravel(), ys.ravel()].astype(np.float64)
+    assert flat.warp is None or np.abs(warp_shifts(flat.warp, points)).max() < 0.5

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CANONICAL, FaceRaster
+from vision.geometry import CANONICAL, FaceRaster, warp_shifts
 from vision.looks import Looks
 
 Image = npt.NDArray[np.uint8]
@@ -44,14 +44,38 @@ class RectifyParams:
 RECTIFY_PARAMS = RectifyParams()
 
 
-def rectify(image: Image, homography: FloatArray, view: FaceRaster = CANONICAL) -> Image:
+def rectify(
+    image: Image, homography: FloatArray, view: FaceRaster = CANONICAL, warp: FloatArray | None = None
+) -> Image:
     """The board face seen straight from above, ``view.px_per_mm`` pixels a millimetre.
 
-    ``homography`` maps board millimetres to ``image`` pixels. Images much finer
-    than the view are halved first, so the warp does not alias.
+    ``homography`` maps board millimetres to ``image`` pixels; ``warp``, where given, is what it
+    leaves (:func:`vision.locate.register.residual_warp`), followed too. Images much finer than the
+    view are halved first, so the warp does not alias.
     """
     reduced, to_reduced = reduce_for_view(image, homography, view)
-    return warp_to_view(reduced, to_reduced @ homography, view)
+    if warp is None:
+        return warp_to_view(reduced, to_reduced @ homography, view)
+    return _warped_to_view(reduced, to_reduced @ homography, warp, view)
+
+
+#: A smooth warp moves a view pixel no further than this: more is not a lens's bend but a bad fit.
+_WARP_MAX_PX = 12.0
+
+
+def _warped_to_view(image: Image, homography: FloatArray, warp: FloatArray, view: FaceRaster) -> Image:
+    """:func:`warp_to_view`, each view pixel taken where ``warp`` moves it before ``homography``."""
+    width, height = view.size
+    ys, xs = np.mgrid[0:height, 0:width]
+    points = np.c_[xs.ravel(), ys.ravel()].astype(np.float64)
+    moved = points + np.clip(warp_shifts(warp, points, view), -_WARP_MAX_PX, _WARP_MAX_PX)
+    to_image = homography @ np.linalg.inv(view.from_mm())
+    seen = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(height, width, 2)
+    seen = seen.astype(np.float32)
+    return cast(
+        Image,
+        cv2.remap(image, seen[..., 0], seen[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+    )
 
 
 def reduce_for_view(
