@@ -61,17 +61,27 @@ def rectify(
 
 #: A smooth warp moves a view pixel no further than this: more is not a lens's bend but a bad fit.
 _WARP_MAX_PX = 12.0
+#: ...and is worked out on view pixels this far apart, interpolated between (it is smooth).
+_WARP_STEP_PX = 8
 
 
 def _warped_to_view(image: Image, homography: FloatArray, warp: FloatArray, view: FaceRaster) -> Image:
     """:func:`warp_to_view`, each view pixel taken where ``warp`` moves it before ``homography``."""
     width, height = view.size
-    ys, xs = np.mgrid[0:height, 0:width]
-    points = np.c_[xs.ravel(), ys.ravel()].astype(np.float64)
-    moved = points + np.clip(warp_shifts(warp, points, view), -_WARP_MAX_PX, _WARP_MAX_PX)
+    step = _WARP_STEP_PX
+    coarse_y, coarse_x = np.mgrid[0 : height + step : step, 0 : width + step : step]
+    knots = np.c_[coarse_x.ravel(), coarse_y.ravel()].astype(np.float64)
+    shifts = np.clip(warp_shifts(warp, knots, view), -_WARP_MAX_PX, _WARP_MAX_PX)
+    coarse = shifts.reshape(*coarse_x.shape, 2).astype(np.float32)
+    # Bilinear between the knots: view pixel (x, y) lies at (x, y) / step among them.
+    at_x = np.broadcast_to(np.arange(width, dtype=np.float32) / step, (height, width))
+    at_y = np.broadcast_to(np.arange(height, dtype=np.float32)[:, None] / step, (height, width))
+    moved = cv2.remap(coarse, np.ascontiguousarray(at_x), np.ascontiguousarray(at_y), cv2.INTER_LINEAR)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    moved[..., 0] += xs
+    moved[..., 1] += ys
     to_image = homography @ np.linalg.inv(view.from_mm())
     seen = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_image).reshape(height, width, 2)
-    seen = seen.astype(np.float32)
     return cast(
         Image,
         cv2.remap(image, seen[..., 0], seen[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
