@@ -146,16 +146,6 @@ FEATURES = (
 #: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
 #: ``armadora bench fit TUNING_DIR`` writes it again.
 WEIGHTS = load_weights("slots-reference")
-
-
-def reads_relative(model: str) -> bool:
-    """Whether slot model ``model``'s weights read :func:`relative_to_bare`'s signs rather than
-    :func:`slot_features`' (its weights file says which)."""
-    return fitted(model).inputs == BARE_RELATIVE
-
-
-#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots.
-RELATIVE = reads_relative("slots-reference")
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS = load_weights("slots-learnt")
@@ -171,6 +161,16 @@ PLAIN_FEATURES = FEATURES[: FEATURES.index("art_hidden") + 1]
 PLAIN_WEIGHTS = load_weights("slots-plain-reference")
 PLAIN_LEARNT_WEIGHTS = load_weights("slots-plain-learnt")
 PLAIN_IMPROVISED_WEIGHTS = load_weights("slots-plain-improvised")
+
+
+def reads_relative(model: str) -> bool:
+    """Whether slot model ``model``'s weights read :func:`relative_to_bare`'s signs rather than
+    :func:`slot_features`' (its weights file says which)."""
+    return fitted(model).inputs == BARE_RELATIVE
+
+
+#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots.
+RELATIVE = reads_relative("slots-reference")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:
