@@ -95,7 +95,7 @@ class SlotParams:
     #: lighter; at the 80th percentile a palisade's lit face read too light to be wood.
     wood_lit_percentile: int = 90
     #: A slot whose printed line shows narrowly along this share of its length is bare, whatever
-    #: else it looks like (under 1 % of palisades do, in both worlds' tuning photos): the photo's
+    #: else it looks like (about 1 % of palisades do, in both worlds' tuning photos): the photo's
     #: own bare slots (:func:`bare_by_line`), when it has at least this many.
     bare_line: float = 0.8
     least_bare: int = 8
