@@ -454,6 +454,7 @@ def scan_image(
             SLOT_WEIGHTS[profile.kind],
             PLAIN_SLOT_WEIGHTS[profile.kind],
             SLOT_RELATIVE[profile.kind],
+            params.slots,
         )
     with timer.stage("cells"):
         palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))

@@ -25,8 +25,9 @@ from typing import Any
 WEIGHTS_DIR = Path(__file__).resolve().parent / "data" / "weights"
 
 
-#: A slot model's inputs: each photo's signs told against its own bare slots
-#: (:func:`vision.read.slots.relative_to_bare`).
+#: What a model's weights read: its reader's signs as they are, or (a slot model) each photo's
+#: signs told against its own bare slots (:func:`vision.read.slots.relative_to_bare`).
+SIGNS = "signs"
 BARE_RELATIVE = "relative to the photo's bare slots"
 
 
@@ -59,9 +60,8 @@ class Fitted:
     name: str
     weights: tuple[float, ...]
     provenance: dict[str, Any]
-    #: What the weights read: the reader's signs as they are, or as another form of them names it
-    #: (:data:`BARE_RELATIVE`).
-    inputs: str = "signs"
+    #: What the weights read: :data:`SIGNS` or :data:`BARE_RELATIVE`.
+    inputs: str = SIGNS
 
 
 def path_of(name: str, folder: Path | None = None) -> Path:
@@ -79,7 +79,7 @@ def fitted(name: str) -> Fitted:
         name,
         tuple(float(w) for w in document["weights"]),
         dict(document["provenance"]),
-        str(document.get("inputs", "signs")),
+        str(document.get("inputs", SIGNS)),
     )
 
 
@@ -89,14 +89,14 @@ def load_weights(name: str) -> tuple[float, ...]:
 
 
 def write_fitted(
-    name: str, weights: Any, provenance: dict[str, Any], folder: Path | None = None, inputs: str = "signs"
+    name: str, weights: Any, provenance: dict[str, Any], folder: Path | None = None, inputs: str = SIGNS
 ) -> Path:
     """Write model ``name``'s weights with their provenance and what they read (whole or not at all);
     the file's path."""
     path = path_of(name, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     document: dict[str, Any] = {"model": name, "weights": [round(float(w), 3) for w in weights]}
-    if inputs != "signs":
+    if inputs != SIGNS:
         document["inputs"] = inputs
     document["provenance"] = provenance
     temporary = path.with_name(f".{path.name}.part")

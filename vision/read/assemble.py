@@ -23,7 +23,7 @@ from engine.walls import Walls
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import FEATURES as SLOT_FEATURES
-from vision.read.slots import SLOT_PARAMS, SlotReading, bare_by_line
+from vision.read.slots import SlotReading, bare_by_line
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -169,7 +169,7 @@ def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) ->
     True
     """
     lined = bare_by_line(slots.features)
-    if lined.sum() < SLOT_PARAMS.least_bare:
+    if not lined.any():
         return False
     wood = slots.features[lined, SLOT_FEATURES.index("wood_foot")] > 0.5
     return bool(wood.mean() > params.most_wood_on_bare)

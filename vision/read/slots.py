@@ -540,9 +540,10 @@ def _normal(slot: Slot) -> FloatArray:
 
 def bare_by_line(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.NDArray[np.bool_]:
     """The slots of one photo's :func:`slot_features` that its printed line says are bare: the line
-    shows narrowly along :attr:`SlotParams.bare_line` of their length."""
+    shows narrowly along :attr:`SlotParams.bare_line` of their length. None, where fewer than
+    :attr:`SlotParams.least_bare` do: too few to tell what this photo's bare card looks like."""
     bare: npt.NDArray[np.bool_] = features[:, FEATURES.index("line_narrow")] >= params.bare_line
-    return bare
+    return bare if bare.sum() >= params.least_bare else np.zeros_like(bare)
 
 
 def relative_to_bare(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> FloatArray:
@@ -566,7 +567,7 @@ def relative_to_bare(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> 
     True
     """
     bare = bare_by_line(features, params)
-    if bare.sum() < params.least_bare:
+    if not bare.any():
         return features
     base = np.median(features[bare], axis=0)
     told = np.array([name not in ABSOLUTE_FEATURES for name in FEATURES])
@@ -583,12 +584,13 @@ def read_slots(
     weights: npt.ArrayLike = WEIGHTS,
     plain_weights: npt.ArrayLike | None = None,
     relative: bool = RELATIVE,
+    params: SlotParams = SLOT_PARAMS,
 ) -> SlotReading:
     """Palisade probabilities for one photo's 67 slots from their :func:`slot_features`, through
     ``weights`` (over :func:`relative_to_bare`'s signs where ``relative``), and the plain reader's
     through ``plain_weights`` (none without them)."""
     second = None if plain_weights is None else plain_probability(features, plain_weights)
-    signs = relative_to_bare(features) if relative else features
+    signs = relative_to_bare(features, params) if relative else features
     return SlotReading(palisade_probability(signs, weights), features, second)
 
 

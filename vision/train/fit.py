@@ -22,7 +22,7 @@ from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Kind, Looks, reference_looks
 from vision.scan import BoardView
-from vision.weights import BARE_RELATIVE, MODELS, fitted, write_fitted
+from vision.weights import BARE_RELATIVE, MODELS, SIGNS, fitted, write_fitted
 
 
 @dataclass
@@ -156,7 +156,7 @@ def _fit(
     name: str,
     where: Provenance,
     out: Path | None,
-    inputs: str = "signs",
+    inputs: str = SIGNS,
     **options: Any,
 ) -> None:
     """Fit one reader (``"slots"``, ``"plain slots"``, ``"cells"`` or ``"hidden"``) on ``data``'s
@@ -220,7 +220,7 @@ def _write_fit(
     name: str,
     where: Provenance,
     out: Path | None,
-    inputs: str = "signs",
+    inputs: str = SIGNS,
     **options: Any,
 ) -> None:
     """Fit ``model``'s weights to ``x`` and ``y`` by ``fit``; write them as model ``name`` in ``out``
