@@ -37,12 +37,11 @@ from vision.learn.pieces import (
     dominant_colour,
     fill_in,
     fill_tokens,
-    find_token,
     gold_colour,
+    placed_tokens,
     token_image,
     top_down,
     warrior_odds,
-    warrior_signs,
 )
 from vision.locate.features import camera_from_homography
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
@@ -146,14 +145,9 @@ def improvise(
         return None
     fit, face, gold, white = seen.fit, seen.face, seen.gold, seen.white
     off_gold = [cell for cell in CELLS if cell not in GOLD_CELLS]
-    placed = {cell: find_token(face, cell, FACE_VIEW) for cell in off_gold}
-    looks = dict(
-        zip(
-            off_gold,
-            warrior_odds(np.array([warrior_signs(face, cell, placed[cell], FACE_VIEW) for cell in off_gold])),
-            strict=True,
-        )
-    )
+    places, signs = placed_tokens(face, off_gold, FACE_VIEW)
+    placed = dict(zip(off_gold, places, strict=True))
+    looks = dict(zip(off_gold, warrior_odds(signs), strict=True))
     # A dim or blurred photo draws few sharp warriors: then the likeliest of the likely ones count
     # too, so that each player's colour is seen on a few warriors.
     ranked = sorted(off_gold, key=lambda cell: -looks[cell])
