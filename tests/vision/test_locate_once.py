@@ -9,13 +9,16 @@ from faces import photo_of_face
 from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD, default_profile
-from vision.geometry import CANONICAL
+from vision.geometry import CANONICAL, board_corners_mm
 from vision.learn.improvise import improvise
 from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
+from vision.locate.features import project
 from vision.locate.grid import (
     CONFIRMING_CROSSINGS,
     CONFIRMING_GOLD,
     CROSSING_ARMS,
+    CROSSINGS_MM,
+    GOLD_MM,
     GRID_PARAMS,
     GRID_VIEW,
     MAX_CANDIDATES,
@@ -23,6 +26,7 @@ from vision.locate.grid import (
     _cross_template,
     _grid_template,
     _onto_crossings,
+    _same,
     _view_lines,
     gold_candidates,
     gold_map,
@@ -154,3 +158,31 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
     else:
         # ...and without patience, every way is.
         assert len(pulls) > 2 + PATIENCE
+
+
+def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Gold tokens where a board's lie, and no board under them: every way of laying the gold
+    # cells on them is tried, and several ways find the same layout on the same tokens.
+    corners = np.array([[300.0, 250.0], [1300.0, 220.0], [1350.0, 900.0], [260.0, 930.0]])
+    to_photo = cv2.getPerspectiveTransform(
+        board_corners_mm().astype(np.float32), corners.astype(np.float32)
+    ).astype(np.float64)
+    image = np.full((1200, 1600, 3), 90, np.uint8)
+    for centre in project(to_photo, GOLD_MM):
+        cv2.circle(image, (round(centre[0]), round(centre[1])), 36, GOLD_BGR.tolist(), -1)
+    starts: list[np.ndarray] = []
+
+    def failing(image: np.ndarray, homography: np.ndarray, **options: object) -> tuple[np.ndarray, int, int]:
+        starts.append(homography)
+        return homography, 0, len(CROSSINGS_MM)
+
+    monkeypatch.setattr("vision.locate.grid.refine_on_grid", failing)
+    assert locate_by_grid(image, GOLD_BGR) is None
+    assert len(starts) > 1
+    repeats = [
+        (i, j)
+        for i in range(len(starts))
+        for j in range(i)
+        if _same(starts[i], starts[j], GRID_PARAMS, within=GRID_PARAMS.same_start)
+    ]
+    assert repeats == []

@@ -78,6 +78,9 @@ class GridParams:
     more_candidates: int = 20
     #: A gold cell is hit when a candidate lies within this share of a pitch of where it falls.
     hit_radius: float = 0.3
+    #: A start putting every gold cell within this share of a pitch of where a start pulled onto the
+    #: grid already put it is that start again: it is not pulled onto the grid again.
+    same_start: float = 0.01
     #: At least this many of the 8 gold cells must be hit.
     min_hits: int = 5
     #: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
@@ -480,10 +483,15 @@ def _refit(
     return (cast(FloatArray, refit) if refit is not None else h), int(hit.sum())
 
 
-def _same(a: FloatArray, b: FloatArray, params: GridParams = GRID_PARAMS) -> bool:
+def _same(
+    a: FloatArray, b: FloatArray, params: GridParams = GRID_PARAMS, within: float | None = None
+) -> bool:
+    """Whether homographies ``a`` and ``b`` put every gold cell within ``within`` of a pitch of each
+    other (:attr:`GridParams.hit_radius` unless given): on the same tokens."""
     pa, pb = _project(np.stack([a, b]), GOLD_MM)
     pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
-    return bool((np.linalg.norm(pa - pb, axis=-1) < params.hit_radius * pitch).all())
+    share = params.hit_radius if within is None else within
+    return bool((np.linalg.norm(pa - pb, axis=-1) < share * pitch).all())
 
 
 def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
@@ -848,6 +856,19 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
         partial(layouts, more_blobs, BASES),
     )
     gold_starts = partial(best_first, gold_ways, len(GOLD_CELLS), lambda: best is not None)
+    # The ways of finding the tokens often find the same ones (a refit on the same tokens is the
+    # same start), and a pass that fails can come round to the starts it began with: each start
+    # is pulled onto the grid once.
+    pulled: list[tuple[FloatArray, tuple[FloatArray, int, int]]] = []
+
+    def refine(first: FloatArray) -> tuple[FloatArray, int, int]:
+        for other, refined in pulled:
+            if _same(first, other, params, within=params.same_start):
+                return refined
+        refined = refine_on_grid(image, first, params=params)
+        pulled.append((first, refined))
+        return refined
+
     passes = (
         (gold_starts, MIN_CROSSINGS, FoundBy.GOLD),
         (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
@@ -859,7 +880,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
             if best is not None and unimproved >= PATIENCE:
                 break
             unimproved += 1
-            refined, crossings, looked_for = refine_on_grid(image, first, params=params)
+            refined, crossings, looked_for = refine(first)
             if crossings < MIN_CROSSINGS:
                 continue
             move, gold_sum = settle(grey, gold, to_small @ refined)
@@ -869,7 +890,7 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
             if gold_sum < MIN_GOLD_SUM:
                 continue
             if not np.allclose(move, np.eye(3)):
-                refined, crossings, looked_for = refine_on_grid(image, refined @ move, params=params)
+                refined, crossings, looked_for = refine(refined @ move)
                 hits = None
             if hits is None:
                 hits = gold_hits(refined, candidates, params=params)
