@@ -37,7 +37,7 @@ engine.record.RecordError: line 4: it is orange's turn, not blue's
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -273,19 +273,28 @@ class Record:
         return _replay(self, {})
 
 
+def stand_in_gold(gold: Sequence[Gold], variant: str) -> list[int]:
+    """The gold values with the unknown ones filled in, so that a game can be played on: the Armadöra
+    values the known ones leave, or in Nuggets any. ValueError for known values no game has.
+
+    >>> stand_in_gold([Gold(c, None if n else 3) for n, c in enumerate(GOLD_CELLS)], "armadora")
+    [3, 4, 4, 5, 5, 6, 6, 7]
+    """
+    if tuple(g.cell for g in gold) != GOLD_CELLS or variant == "nuggets":
+        return [g.value if g.value is not None else 7 for g in gold]
+    left = list(GOLD_VALUES)
+    for value in (g.value for g in gold if g.value is not None):
+        if value not in left:
+            raise ValueError(f"gold values must be {GOLD_VALUES} in some order")
+        left.remove(value)
+    return [g.value if g.value is not None else left.pop() for g in gold]
+
+
 def _replay(record: Record, lines: dict[int, int]) -> Knowledge:
     """Replay the turns, up to the first irregularity; ``lines`` maps event index to line number."""
-    gold_values = [g.value if g.value is not None else GOLD_VALUES[n % 8] for n, g in enumerate(record.gold)]
     where = _line_of(lines, -1)
     try:
-        if tuple(g.cell for g in record.gold) == GOLD_CELLS and record.variant != "nuggets":
-            known = [g.value for g in record.gold if g.value is not None]
-            left = list(GOLD_VALUES)
-            for v in known:
-                if v not in left:
-                    raise ValueError(f"gold values must be {GOLD_VALUES} in some order")
-                left.remove(v)
-            gold_values = [g.value if g.value is not None else left.pop() for g in record.gold]
+        gold_values = stand_in_gold(record.gold, record.variant)
         state = GameState.new(
             record.players, gold_values, record.variant, record.characters, tuple(g.cell for g in record.gold)
         )
@@ -303,15 +312,16 @@ def _replay(record: Record, lines: dict[int, int]) -> Knowledge:
             raise RecordError(f"{where}it is {view.state.player}'s turn, not {event.player}'s")
         try:
             if event.power is not None:
-                view = _step(view, event.power, values)
-            view = _step(view, event.action, values)
+                view = step(view, event.power, values)
+            view = step(view, event.action, values)
         except (IllegalMove, KnowledgeError) as err:
             raise RecordError(f"{where}{err}") from None
     return view
 
 
-def _step(view: Knowledge, move: Move | HiddenWarrior, values: dict[Cell, int]) -> Knowledge:
-    """Play one move of the record; a hidden warrior takes its revealed value where there is one."""
+def step(view: Knowledge, move: Move | HiddenWarrior, values: Mapping[Cell, int]) -> Knowledge:
+    """Play one move of a record on a view of the game; a hidden warrior takes its value from
+    ``values`` where it is there, else a stand-in. IllegalMove or KnowledgeError where it cannot be."""
     if isinstance(move, HiddenWarrior):
         if move.cell not in values:
             return view.play_hidden(move.cell)
