@@ -1,5 +1,5 @@
-"""Game records: ``armadora record export`` and ``import``, ``arena --record``; records read back,
-and one-line errors for bad input."""
+"""Game records: ``armadora record export`` and ``import``, the game page's download, ``arena
+--record``; records read back, and one-line errors for bad input."""
 
 from __future__ import annotations
 
@@ -186,3 +186,38 @@ def test_arena_refuses_a_record_folder_it_cannot_make(
     assert (
         err.startswith(f"error: --record: cannot make the folder {blocker / 'x'}: ") and err.count("\n") == 1
     )
+
+
+def test_the_game_page_links_its_record_and_any_link_downloads_it(app: Flask) -> None:
+    host = stored_game(ended=False)
+    client = app.test_client()
+    page = client.get(f"/g/{host.token}").get_data(as_text=True)
+    assert f'href="/g/{host.token}/record.txt"' in page
+    blue = store.seat_tokens(host.game)["blue"]
+    answer = client.get(f"/g/{blue}/record.txt")
+    assert answer.status_code == 200 and answer.mimetype == "text/plain"
+    assert answer.headers["Content-Disposition"] == (
+        f'attachment; filename="armadora-{host.game.created[:10]}-game-{host.game.id}.txt"'
+    )
+    record = parse(answer.get_data(as_text=True))
+    assert record.reveal == () and len(record.turns) >= 4  # no value before the reveal
+    assert client.get(f"/g/{host.token}/record.txt").get_data() == answer.get_data()
+
+
+def test_after_the_reveal_the_download_holds_the_values_and_the_result(app: Flask) -> None:
+    host = stored_game(ended=True)
+    record = parse(app.test_client().get(f"/g/{host.token}/record.txt").get_data(as_text=True))
+    truth = Record.of_moves(GameState.new(("orange", "blue"), GOLD_VALUES), MOVES)
+    assert record.reveal == truth.reveal and record.result == truth.result
+
+
+def test_a_record_no_game_has_or_of_a_game_without_photos_is_refused(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/g/no-such-link/record.txt").status_code == 404
+    host = store.create_game("armadora", ("orange", "blue"), None)
+    answer = client.get(f"/g/{host.token}/record.txt")
+    assert answer.status_code == 409
+    assert (
+        answer.get_data(as_text=True) == "no confirmed position yet: the record starts with the first one\n"
+    )
+    assert "record.txt" not in client.get(f"/g/{host.token}").get_data(as_text=True)
