@@ -177,8 +177,6 @@ class Record:
         """The record of a game played from ``start`` (before any move). With ``hidden`` the values of
         face-down warriors go to the reveal, as at a table; without, every turn line gives its value.
 
-        >>> from engine.game import random_move
-        >>> import random
         >>> state = GameState.new(("orange", "blue"), GOLD_VALUES)
         >>> moves = [PlaceWarrior(Cell(2, 2), 5), Pass(), Pass()]
         >>> [str(t) for t in Record.of_moves(state, moves).turns], Record.of_moves(state, moves).reveal

@@ -64,7 +64,8 @@ class Gap:
     ``turns`` is one order of turns that fits every photo; ``certain`` says, turn by turn, whether
     every order that fits has that very turn there; ``orders`` counts the orders that fit (0 where
     none does: then ``irregularities`` say what no legal turns explain). ``complete`` is false where
-    the photos are so far apart that the search gave up before it saw every order.
+    the photos are so far apart that the search gave up before it saw every order (``BUDGET``
+    moves tried): then no turn is certain, and ``orders`` counts only those it saw.
     """
 
     number: int
@@ -257,11 +258,11 @@ def _gap(
     if irregular:
         frontier = {n.key: n for n in _rebuilt(edited, frontier)}
     pieces = _new_pieces(edited, after)
-    paths, complete = _search_all(list(frontier.items()), pieces, after, budget)
+    paths, complete = _search_all(list(frontier.items()), pieces, budget)
     if not paths:
         relaxed = [n for n in frontier.values() if n.view.state.passed]
         revived = [(n.key, m) for n in relaxed for m in _rebuilt(edited, {n.key: n}, unpass=True)]
-        paths, complete = _search_all(revived, pieces, after, budget)
+        paths, complete = _search_all(revived, pieces, budget)
         if paths:
             irregular.append(_double_turn(relaxed, pieces))
         else:
@@ -273,19 +274,17 @@ def _gap(
 
 
 def _search_all(
-    starts: Sequence[tuple[_Key, _Node]], pieces: _Pieces, after: Position, budget: int
+    starts: Sequence[tuple[_Key, _Node]], pieces: _Pieces, budget: int
 ) -> tuple[list[_Path], bool]:
     """The orders from each start (each under the key the paths are to say they start from), one
-    path per start and end."""
+    path per start and end; and whether the search saw them all."""
     paths: list[_Path] = []
-    complete = True
     search = _Search(pieces, budget)
     for key, node in starts:
         for path in search.run(node.view).values():
             evidence = {**node.evidence, **_evidence(path.turns)}
             paths.append(replace(path, start=key, end=_Node(path.end.view, evidence)))
-    complete = not search.exhausted
-    return paths, complete
+    return paths, not search.exhausted
 
 
 class _Search:

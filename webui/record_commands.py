@@ -55,6 +55,8 @@ def _run_export(args: argparse.Namespace) -> int:
     from webui.backends import BackendError, Backends, make_app
     from webui.game_record import record_text
 
+    if args.database is None and args.data is not None and not (args.data / "armadora.sqlite3").exists():
+        return _error(f"no store in {args.data}: give the data folder that armadora serve uses (--data DIR)")
     try:
         app = make_app(Backends(args.data, args.database, None, args.photos))
     except BackendError as error:
@@ -110,7 +112,8 @@ def summary(name: str, record: Any) -> str:
     players = ", ".join(
         f"{p} ({c})" for p, c in zip(record.players, record.characters, strict=True)
     ) if record.characters else ", ".join(record.players)  # fmt: skip
-    lines = [f"{name}: a valid record: {record.variant}, {players}; {len(record.turns)} turns"]
+    turns = len(record.turns)
+    lines = [f"{name}: a valid record: {record.variant}, {players}; {turns} turn{'s' if turns != 1 else ''}"]
     if record.irregularities:
         kinds = ", ".join(sorted({i.kind for i in record.irregularities}))
         lines.append(f"{len(record.irregularities)} irregularities noted ({kinds}): it cannot be replayed")

@@ -111,6 +111,17 @@ def test_export_of_a_game_the_store_lacks_says_so_in_a_line(
     assert code == 2 and out == "" and err.startswith(message) and err.count("\n") == 1
 
 
+@stores.embedded_only
+def test_export_from_a_folder_without_a_store_says_so_and_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    code, _, err = run(capsys, "record", "export", "1", "--data", str(elsewhere))
+    assert code == 2 and not elsewhere.exists()
+    said = "give the data folder that armadora serve uses (--data DIR)"
+    assert err == f"armadora record: no store in {elsewhere}: {said}\n"
+
+
 def test_export_of_a_game_without_a_confirmed_photo_says_what_to_do(
     app: Flask, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
