@@ -99,7 +99,7 @@ class Turn:
 
     def __str__(self) -> str:
         power = f"power {_power_text(self.power)}, " if self.power is not None else ""
-        note = f" {{{self.note}}}" if self.note else ""
+        note = f" {{{_braced(self.note)}}}" if self.note else ""
         return f"{self.player} {power}{self.action}{note}"
 
 
@@ -122,11 +122,20 @@ class Irregularity:
     def __str__(self) -> str:
         names = [cell.name for cell in self.cells] + [slot.name for slot in self.slots]
         where = "".join(f" {name}" for name in names)
-        note = f" {{{self.message}}}" if self.message else ""
+        note = f" {{{_braced(self.message)}}}" if self.message else ""
         return f"! {self.kind}{where}{note}"
 
 
 Event = Turn | Irregularity
+
+
+def _braced(text: str) -> str:
+    """A note as it can stand between braces on one line: no brace, no line break inside.
+
+    >>> _braced("a {b}\\nc")
+    'a (b) c'
+    """
+    return " ".join(text.replace("{", "(").replace("}", ")").split())
 
 
 @dataclass(frozen=True)
@@ -378,7 +387,7 @@ def dumps(record: Record) -> str:
 # --------------------------------------------------------------------------- reading
 
 _TURN = re.compile(r"^(\d+)\.\s+(\S+)\s+(.*?)\s*(?:\{([^{}]*)\})?$")
-_IRREGULAR = re.compile(r"^!\s+([a-z_]+)((?:\s+[a-h][1-5](?:[|-][a-h][1-5])?)*)\s*(?:\{([^{}]*)\})?$")
+_IRREGULAR = re.compile(r"^!\s+([a-z0-9_]+)((?:\s+[a-h][1-5](?:[|-][a-h][1-5])?)*)\s*(?:\{([^{}]*)\})?$")
 _GOLD = re.compile(r"^([a-h][1-5])=(\d+|\?)$")
 _HEADER = ("date", "variant", "players", "gold")
 
