@@ -126,8 +126,9 @@ def found(inference: Inference, kind: str, gap: int) -> list[Irregularity]:
 @pytest.mark.parametrize("games", GAMES)
 @pytest.mark.parametrize("every", [1, 2, 3])
 def test_a_warrior_moved_or_a_palisade_taken_away_is_found_where_it_happened(every: int, games: int) -> None:
+    """Half the games (every other seed: each variant and count of players), a plant of each kind."""
     moved = removed = 0
-    for seed in range(games):
+    for seed in range(0, games, 2):
         rng = random.Random(seed)
         shot = photograph(*game(seed), every)
         if len(shot.photos) < 3:
@@ -160,7 +161,7 @@ def test_a_warrior_moved_or_a_palisade_taken_away_is_found_where_it_happened(eve
             hits = found(inference, "palisade_removed", at + 1)
             assert hits and slot in hits[0].slots, (seed, every, at)
             removed += 1
-    assert moved > games // 2 and removed > games // 2
+    assert moved > games // 4 and removed > games // 4
 
 
 @pytest.mark.parametrize("games", GAMES)
