@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from engine.game import POWERS, GameState, shuffled_gold
+from engine.game import POWERS, GameState, Move, shuffled_gold
 from engine.knowledge import Knowledge
 from engine.players import Player, make_player
 from engine.position import CHARACTERS, sides_of
 from engine.ratings import elo, wilson
+from engine.record import Record, dumps
 from engine.scoring import score
 
 COLOURS = ("orange", "green", "blue", "purple")
@@ -41,6 +42,7 @@ class GameResult:
     shares: tuple[float, ...]
     turns: int
     seconds: tuple[float, ...]
+    record: str = ""  # the game's record (docs/record.md), when asked for
 
 
 def seatings(names: Sequence[str], seats: int) -> list[tuple[str, ...]]:
@@ -57,18 +59,25 @@ def _player(name: str, kernel: str | None) -> Player:
 
 
 def play_game(
-    seats: Sequence[str], seed: int, seconds: float, kernel: str | None = None, variant: str = "armadora"
+    seats: Sequence[str],
+    seed: int,
+    seconds: float,
+    kernel: str | None = None,
+    variant: str = "armadora",
+    record: bool = False,
 ) -> GameResult:
     """Play one game to the end; each player sees only its own values (and what its Mage saw).
 
     In the advanced game the seed also deals the characters, so that a seat-swapped pair
-    swaps them too. A power and the action after it count as one turn.
+    swaps them too. A power and the action after it count as one turn. With ``record`` the
+    result holds the game's record, the values of face-down warriors at its reveal.
     """
     colours = COLOURS[: len(seats)]
     rng = random.Random(seed)
     gold = shuffled_gold(rng)
     characters = rng.sample(CHARACTERS, len(seats)) if variant == "armadora-advanced" else ()
-    state = GameState.new(colours, gold, variant, characters)
+    state = initial = GameState.new(colours, gold, variant, characters)
+    moves: list[Move] = []
     streams = [random.Random(seed * 1000 + n) for n in range(len(seats))]
     thinking = [0.0] * len(seats)
     turns = 0
@@ -78,15 +87,17 @@ def play_game(
         move = _player(seats[p], kernel).choose(Knowledge.of(state, colours[p]), seconds, streams[p])
         thinking[p] += time.perf_counter() - start
         state = state.play(move)
+        moves.append(move)
         turns += not isinstance(move, POWERS)
     result = score(state.to_position())
     sides = sides_of(colours)
     first = result.ranking[0]
     shares = tuple(1 / len(first) if sides[n % len(sides)] in first else 0.0 for n in range(len(seats)))
-    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking))
+    text = dumps(Record.of_moves(initial, moves)) if record else ""
+    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text)
 
 
-Job = tuple[tuple[str, ...], int, float, str | None, str]
+Job = tuple[tuple[str, ...], int, float, str | None, str, bool]
 
 
 def _job(job: Job) -> GameResult:
@@ -101,11 +112,16 @@ def jobs(
     kernel: str | None,
     first_seed: int = 1,
     variant: str = "armadora",
+    record: bool = False,
 ) -> list[Job]:
     """At least ``games`` games, in whole groups of seatings, one seed per group."""
     layouts = seatings(names, seats)
     groups = -(-games // len(layouts))
-    return [(layout, first_seed + g, seconds, kernel, variant) for g in range(groups) for layout in layouts]
+    return [
+        (layout, first_seed + g, seconds, kernel, variant, record)
+        for g in range(groups)
+        for layout in layouts
+    ]
 
 
 Mapper = Callable[[Callable[[Any], GameResult], Iterable[Any]], Iterator[GameResult]]
@@ -122,9 +138,11 @@ def run(
     first_seed: int = 1,
     progress: Callable[[int, int, GameResult], None] | None = None,
     variant: str = "armadora",
+    record: bool = False,
 ) -> list[GameResult]:
-    """Play the match; ``imap`` spreads the games over worker processes (in any order)."""
-    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant)
+    """Play the match; ``imap`` spreads the games over worker processes (in any order). With
+    ``record`` each result holds its game's record."""
+    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant, record)
     results = imap(_job, todo) if imap is not None else map(_job, todo)
     out = []
     for result in results:

@@ -90,6 +90,29 @@ class Knowledge:
             raise KnowledgeError(str(err)) from None
         return cls(state, known)
 
+    @classmethod
+    def onlooker(
+        cls, position: Position, to_move: str, passed: Sequence[str] = (), *, power_used: bool = False
+    ) -> Knowledge:
+        """The position as someone who knows no player's values sees it: only the face-up warriors'
+        (a record made from photos, say). KnowledgeError where no game reaches the position.
+
+        >>> from engine.position import Warrior
+        >>> from engine.board import GOLD_CELLS, GOLD_VALUES
+        >>> from engine.position import Gold
+        >>> pos = Position(("orange", "blue"), gold=tuple(map(Gold, GOLD_CELLS, GOLD_VALUES)),
+        ...                warriors=(Warrior(Cell(2, 2), "orange", None),))
+        >>> view = Knowledge.onlooker(pos, "blue")
+        >>> view.state.player, view.value_at(Cell(2, 2))
+        ('blue', None)
+        """
+        known = sum(w.cell.bit for w in position.warriors if w.face_up and w.value is not None)
+        try:
+            state = _blind(position, known, to_move, passed, power_used)
+        except ValueError as err:
+            raise KnowledgeError(str(err)) from None
+        return cls(state, known)
+
     def value_at(self, cell: Cell) -> int | None:
         """The value of the warrior on a cell if it is known here, else None."""
         w = self.state.warriors[cell.number]

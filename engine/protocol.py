@@ -10,6 +10,9 @@ One command a line, one answer a line: ``= ...`` on success, ``? reason`` on err
 - ``play <colour> palisade <r1> <c1> <r2> <c2> [<r1> <c1> <r2> <c2>]``, ``play <colour> pass``.
 - ``genmove <colour>``: the engine chooses, plays and answers the move in ``play``'s syntax.
 - ``time <seconds>``: thinking time a move. ``quit``.
+- ``loadrecord <file>``: a game's record (docs/record.md) replayed: its game, gold and turns, as if
+  sent by ``newgame`` and ``play``; the engine knows the values the record gives (on a turn's line
+  or at the reveal), and the colours whose values it leaves hidden stay hidden.
 
 The advanced game (docs/advanced-mode.md): ``newgame armadora-advanced orange:goblin blue:elf
 [gold ...]`` names each colour's character. A move may start with a power, ``power mage <r> <c>``,
@@ -31,7 +34,7 @@ True
 >>> s.handle("play blue warrior 9 9 1")
 '? it is orange to move, not blue'
 >>> s.handle("dance")
-"? unknown command 'dance' (newgame, gold, play, peek, genmove, time, quit)"
+"? unknown command 'dance' (newgame, gold, play, peek, genmove, time, loadrecord, quit)"
 """
 
 from __future__ import annotations
@@ -55,9 +58,10 @@ from engine.game import (
     Reinforce,
 )
 from engine.knowledge import Knowledge, KnowledgeError
+from engine.record import RecordError, parse
 from engine.search import DEFAULT_SECONDS, Mapper, suggest
 
-COMMANDS = ("newgame", "gold", "play", "peek", "genmove", "time", "quit")
+COMMANDS = ("newgame", "gold", "play", "peek", "genmove", "time", "loadrecord", "quit")
 
 
 class ProtocolError(ValueError):
@@ -125,7 +129,8 @@ class Session:
         try:
             handlers: dict[str, Callable[[list[str]], str]] = {
                 "newgame": self._newgame, "gold": self._gold, "play": self._play, "peek": self._peek,
-                "genmove": self._genmove, "time": self._time, "quit": self._quit,
+                "genmove": self._genmove, "time": self._time, "loadrecord": self._loadrecord,
+                "quit": self._quit,
             }  # fmt: skip
             if command not in handlers:
                 raise ProtocolError(f"unknown command {command!r} ({', '.join(COMMANDS)})")
@@ -179,6 +184,40 @@ class Session:
             raise ProtocolError("time <seconds>, more than 0 and at most 600")
         self.seconds = seconds
         return ""
+
+    def _loadrecord(self, args: list[str]) -> str:
+        """Replay a record file: the game it holds becomes this session's; answers the turns read."""
+        if len(args) != 1:
+            raise ProtocolError("loadrecord <file> (one file name, without spaces)")
+        try:
+            with open(args[0], encoding="utf-8-sig") as handle:
+                text = handle.read()
+        except OSError as err:
+            raise ProtocolError(f"cannot read {args[0]}: {err.strerror or err}") from None
+        except UnicodeDecodeError:
+            raise ProtocolError(f"cannot read {args[0]}: not a text file (not UTF-8)") from None
+        try:
+            record = parse(text)
+            if record.irregularities:
+                raise RecordError(
+                    f"it notes {len(record.irregularities)} irregularity(ies): no legal game to replay"
+                )
+            record.start()  # every gold value known
+            view = record.replay()
+        except RecordError as err:
+            raise ProtocolError(f"{args[0]}: {err}") from None
+        state = view.state
+        self.variant, self.players, self.characters = state.variant, state.players, state.characters
+        self.view, self.looking = view, None
+        hidden = {
+            state.players[w[0]]
+            for i, w in enumerate(state.warriors)
+            if w is not None and not view.known >> i & 1
+        }
+        placed = {state.players[w[0]] for w in state.warriors if w is not None}
+        self.hidden, self.known = hidden, placed - hidden
+        over = ", the game is over" if state.is_over else f", {state.player} to move"
+        return f"{len(record.turns)} turns{over}"
 
     def _quit(self, args: list[str]) -> str:
         self.finished = True

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from engine.arena import run, summarize
@@ -95,6 +97,12 @@ def register(subparsers: Any) -> None:
         help="the game (armadora-advanced: each seed deals the characters)",
     )
     p.add_argument("--progress", action="store_true", help="a line on stderr as each game ends")
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="write each game's record to DIR (docs/record.md), one file a game: game-SEED-SEATS.txt",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=_run_arena)
 
@@ -213,6 +221,14 @@ def _run_arena(args: argparse.Namespace) -> int:
     if len(names) != 2 or names[0] == names[1] or not set(names) <= set(PLAYERS):
         return _error(f"--players takes two different players of {', '.join(PLAYERS)}, not {args.players!r}")
 
+    if args.record is not None:
+        try:
+            args.record.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            return _error(f"--record: cannot make the folder {args.record}: {err.strerror or err}")
+        if not os.access(args.record, os.W_OK):
+            return _error(f"--record: the folder {args.record} cannot be written to")
+
     def progress(done: int, total: int, r: Any) -> None:
         shares = " ".join(f"{name}:{share:g}" for name, share in zip(r.seats, r.shares, strict=True))
         print(f"game {done}/{total} seed {r.seed}: {shares} ({r.turns} turns)", file=sys.stderr, flush=True)
@@ -229,7 +245,11 @@ def _run_arena(args: argparse.Namespace) -> int:
             first_seed=args.seed + 1,
             progress=progress if args.progress else None,
             variant=args.variant,
+            record=args.record is not None,
         )
+    if args.record is not None:
+        for r in results:
+            (args.record / record_name(r)).write_text(r.record, encoding="utf-8")
     summary = summarize(names, args.seats, results)
     elapsed = time.perf_counter() - start
     if args.json:
@@ -237,6 +257,16 @@ def _run_arena(args: argparse.Namespace) -> int:
     else:
         print(summary.text())
     return 0
+
+
+def record_name(result: Any) -> str:
+    """The file a game's record goes to: its seed and who sat where.
+
+    >>> from engine.arena import GameResult
+    >>> record_name(GameResult(("ismcts", "greedy"), 3, (1.0, 0.0), 30, (0.1, 0.1)))
+    'game-3-ismcts-greedy.txt'
+    """
+    return f"game-{result.seed}-{'-'.join(result.seats)}.txt"
 
 
 def _run_bench(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from webui import api, csrf, db, errors, headers, pages, taskqueue, upkeep
+from webui import api, csrf, db, errors, headers, pages, records, taskqueue, upkeep
 from webui.limits import DISK_BUDGET_MB
 from webui.photos import MAX_FORM_PARTS, MAX_UPLOAD_MB
 
@@ -80,6 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     upkeep.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(records.bp)
     return app
 
 

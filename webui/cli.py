@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "serve": "webui.commands",
     "worker": "webui.commands",
     "admin": "webui.commands",
+    "record": "webui.record_commands",
 }
 BENCH_COMMANDS: dict[str, str] = {
     "search": "engine.search_commands",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import Cell, Slot
+from engine.board import GOLD_VALUES, Cell, Slot
 from engine.game import (
     Arrow,
     Build,
@@ -22,6 +22,7 @@ from engine.game import (
     Reinforce,
 )
 from engine.protocol import Session
+from engine.record import Record, dumps
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = "gold 7 6 6 5 5 4 4 3"
@@ -108,7 +109,7 @@ CORNER = ("NEW", "play orange palisade 0 0 0 1 1 0 1 1", "play blue palisade 2 0
             "newgame armadora orange blue gold 7 6",
             "gold takes 8 values, for the gold cells in board-spec",
         ),
-        ((), "dance", "unknown command 'dance' (newgame, gold, play, peek, genmove, time, quit)"),
+        ((), "dance", "unknown command 'dance' (newgame, gold, play, peek, genmove, time, loadrecord, quit)"),
         ((), "time fast", "time <seconds>, more than 0 and at most 600"),
         ((), "time 0", "time <seconds>, more than 0 and at most 600"),
         (NEW, "play red pass", "'red' is not a colour of this game (orange, blue)"),
@@ -279,3 +280,64 @@ def test_refused_advanced_commands_say_why(setup: tuple[str, ...], line: str, re
     answer = s.handle(line)
     assert answer is not None and answer.startswith("? ") and "\n" not in answer
     assert answer[2:].startswith(reason), answer
+
+
+LOADED = [PlaceWarrior(Cell(2, 2), 5), Build((Slot.between((0, 0), (0, 1)),)), PlaceWarrior(Cell(2, 4), 1)]
+
+
+def record_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_loadrecord_replays_a_record_whose_values_it_gives_and_the_engine_plays_on(tmp_path: Path) -> None:
+    start = GameState.new(("orange", "blue"), GOLD_VALUES)
+    s = Session(seconds=0.02, seed=3, kernel="python")
+    path = record_file(tmp_path, dumps(Record.of_moves(start, LOADED, hidden=False)))
+    assert s.handle(f"loadrecord {path}") == "= 3 turns, blue to move"
+    state = start
+    for move in LOADED:
+        state = state.play(move)
+    assert s.view is not None and s.view.state == state
+    assert s.handle("genmove blue").startswith("= ")
+
+
+def test_loadrecord_keeps_the_values_it_leaves_hidden_hidden(tmp_path: Path) -> None:
+    start = GameState.new(("orange", "blue"), GOLD_VALUES)
+    text = dumps(Record.of_moves(start, LOADED)).replace("reveal orange c3=5 e3=1\n", "")
+    s = Session(seconds=0.02, seed=3, kernel="python")
+    assert s.handle(f"loadrecord {record_file(tmp_path, text)}") == "= 3 turns, blue to move"
+    assert s.view is not None and s.view.value_at(Cell(2, 2)) is None
+    assert s.handle("genmove orange") == "? it is blue to move, not orange"
+    assert s.handle("play blue warrior 3 3") == "= "
+    assert (
+        s.handle("genmove orange")
+        == "? orange's values are hidden from the engine: it cannot move for orange"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (None, "cannot read {path}: No such file or directory"),
+        (
+            "armadora-record 1\nvariant armadora\nplayers orange blue\n1. blue pass\n",
+            "{path}: line 4: it is orange's",
+        ),
+        (
+            "armadora-record 1\nvariant armadora\nplayers orange blue\n! warrior_gone c3\n",
+            "{path}: it notes 1 irregularity(ies): no legal game to replay",
+        ),
+        (
+            "armadora-record 1\nvariant armadora\nplayers orange blue\n1. orange pass\n",
+            "{path}: the record leaves gold values unknown: the game cannot be replayed",
+        ),
+    ],
+)
+def test_loadrecord_refuses_a_file_it_cannot_replay_saying_why(
+    tmp_path: Path, text: str | None, reason: str
+) -> None:
+    path = record_file(tmp_path, text) if text is not None else str(tmp_path / "missing.txt")
+    answer = Session(seconds=0.02).handle(f"loadrecord {path}")
+    assert answer is not None and answer.startswith("? " + reason.format(path=path)), answer
