@@ -67,7 +67,7 @@ S_REINF = 75  # reinforced warriors
 S_CHAR = 76  # player p's character (C_*) at 76 + p
 S_POWERS = 80  # player p's power tokens left at 80 + p
 S_REINF_LEFT = 84  # player p's reinforcement tokens left at 84 + p
-S_USED = 88  # 1 once the player to move has used a power this turn, or in the tree chose to keep it
+S_USED = 88  # 1 once the player to move has used a power this turn
 S_NOPOWER = 89  # 1: the searcher never uses a power
 S_GOB = 90  # 1 while the value asked for (PHASE_VALUE) is the Goblin's face-up warrior's
 S_FACEUP = 91  # face-up warriors
@@ -99,8 +99,7 @@ A_ARROW = 194  # the Elf's arrow on a cell
 A_ORC = 234  # the Orc's extra palisade on a slot: A_ORC + slot
 A_GOBLIN = 301  # the Goblin's face-up warrior on a cell (its value next)
 A_SEEN = 340  # the value the Mage saw: A_SEEN + v
-A_KEEP = 346  # keep the power this turn: the action follows
-NUM_ACTIONS = 347
+NUM_ACTIONS = 346
 
 # Full moves as three integers: kind, a, b.
 K_PASS = 0
@@ -132,10 +131,6 @@ SCRATCH_SIZE = 64
 UCB_C = 0.7
 WIDEN_C = 2.0
 WIDEN_POWER = 0.5
-# A turn that may start with a power first chooses between keeping it and a few targets, the most
-# appealing first: KEEP and one target at once, then more as the node's visits grow, slower than
-# actions widen, so that the visits go to judging the power rather than to every legal target.
-POWER_WIDEN_C = 0.5
 PLAYOUT_CELL_TRIES = 3
 PLAYOUT_SLOT_TRIES = 8
 
@@ -823,7 +818,7 @@ def has_partner(st: Ints, i: int) -> bool:
 
 
 def list_actions(st: Ints, acts: Ints, at: int) -> int:
-    """The legal actions, powers aside, of the decision at hand, into ``acts`` from ``at``; how many."""
+    """The legal actions of the decision at hand, into ``acts`` from index ``at``; how many."""
     n = 0
     p = st[S_TURN]
     phase = st[S_PHASE]
@@ -853,22 +848,8 @@ def list_actions(st: Ints, acts: Ints, at: int) -> int:
     n += 1
     if st[S_ADV]:
         n += list_reinforcements(st, acts, at + n, A_REINF)
+        n += list_powers(st, acts, at + n)
     return n
-
-
-def list_turn_actions(st: Ints, acts: Ints, at: int) -> int:
-    """The legal actions of the decision at hand, into ``acts`` from index ``at``; how many.
-
-    Where the player to move may still use a power this turn the decision is that alone:
-    keep it (``A_KEEP``, then the action) or one of its targets. Splitting the turn so keeps
-    the root narrow: the actions are judged once, under KEEP, not once beside every target.
-    """
-    if st[S_ADV] and st[S_PHASE] == PHASE_TURN and not st[S_USED]:
-        n = list_powers(st, acts, at + 1)
-        if n > 0:
-            acts[at] = A_KEEP
-            return n + 1
-    return list_actions(st, acts, at)
 
 
 def reinforcement_cells(st: Ints, p: int) -> int:
@@ -1038,10 +1019,8 @@ def apply_advanced_action(st: Ints, a: int, rng: Ints) -> None:
             return
         place_face_up(st, p, a - A_GOBLIN, random_value(st, p, rng))
         use_power(st)
-    elif a < A_KEEP:
-        st[S_PHASE] = PHASE_TURN  # the value seen: the action of the turn follows
     else:
-        st[S_USED] = 1  # the power kept: the action of the turn follows, no power before it
+        st[S_PHASE] = PHASE_TURN  # the value seen: the action of the turn follows
 
 
 def region_outcome(st: Ints, region: int, side: int) -> int:
@@ -1082,8 +1061,6 @@ def action_appeal(st: Ints, a: int) -> float:
     """The cheap heuristic that orders progressive widening."""
     p = st[S_TURN]
     side = p % sides_of(st[S_NPL])
-    if a == A_KEEP:
-        return 1e9  # first: keeping the power is always worth judging
     if a >= A_REINF:
         return advanced_appeal(st, a, side)
     if a < A_SLOT:
@@ -1134,17 +1111,12 @@ def widen_limit(visits: int) -> int:
     return 1 + int(WIDEN_C * sqrt(visits + 1.0))
 
 
-def power_widen_limit(visits: int) -> int:
-    """How many children a power decision (KEEP and the targets) may have after ``visits``."""
-    return 2 + int(POWER_WIDEN_C * sqrt(visits + 1.0))
-
-
 def order_actions(tree: Ints, counters: Ints, order: Ints, node: int, st: Ints, appeal: Floats) -> None:
     """List the node's legal actions in the order pool, most appealing first (ties as listed)."""
     start = counters[2]
     if start + NUM_ACTIONS > len(order):
         return
-    n = list_turn_actions(st, order, start)
+    n = list_actions(st, order, start)
     for k in range(n):
         a = order[start + k]
         value = action_appeal(st, a)
@@ -1271,12 +1243,11 @@ def ismcts(
             if tree[base + N_ORDER] < 0:
                 order_actions(tree, counters, order, node, work, appeal)
             children = tree[base + N_CHILDREN]
-            visits = tree[base + N_VISITS]
-            if tree[base + N_ORDER] >= 0 and order[tree[base + N_ORDER]] == A_KEEP:
-                limit = power_widen_limit(visits)
-            else:
-                limit = widen_limit(visits)
-            if children < tree[base + N_LEGAL] and children < limit and counters[0] < capacity:
+            if (
+                children < tree[base + N_LEGAL]
+                and children < widen_limit(tree[base + N_VISITS])
+                and counters[0] < capacity
+            ):
                 child = expand(tree, wins, counters, order, node, work)
                 apply_action(work, tree[child * NODE_FIELDS + N_ACTION], rng)
                 depth += 1

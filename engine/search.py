@@ -165,13 +165,13 @@ def _decided(ws: _Workspace) -> bool:
     """Whether every move wins, or none does, so that more search cannot change the outcome."""
     if ws.counters[1] < DECIDED_ITERATIONS:
         return False
-    children = tree_children(ws.tree, ws.wins, 0)
+    children = _children(ws.tree, ws.wins, 0)
     _, visits, wins, _ = max(children, key=lambda c: c[1])
     best_rate = max(w / v for _, v, w, _ in children if v)
     return wins >= (1 - DECIDED_MARGIN) * visits or best_rate <= DECIDED_MARGIN
 
 
-def tree_children(tree: Any, wins: Any, node: int) -> list[tuple[int, int, float, int]]:
+def _children(tree: Any, wins: Any, node: int) -> list[tuple[int, int, float, int]]:
     """(action, visits, wins, node) of each child."""
     out = []
     child = int(tree[node * core.NODE_FIELDS + core.N_CHILD])
@@ -185,31 +185,11 @@ def tree_children(tree: Any, wins: Any, node: int) -> list[tuple[int, int, float
 
 
 def root_stats(tree: Any, wins: Any) -> RootStats:
-    """The root's children and, under each, the children that complete its move.
-
-    Where the root chose between keeping a power and using it, the actions under KEEP stand
-    at the root beside the powers (:func:`candidates` tells the two apart).
-    """
-    out: RootStats = {}
-    for action, visits, total, node in tree_children(tree, wins, 0):
-        if action == core.A_KEEP:
-            out.update(root_stats_under(tree, wins, node))
-        else:
-            out[action] = (visits, total, {a: (v, w) for a, v, w, _ in tree_children(tree, wins, node)})
-    return out
-
-
-def root_stats_under(tree: Any, wins: Any, node: int) -> RootStats:
-    """A node's children and, under each, the children that complete its move."""
+    """The root's children and, under each, the children that complete its move."""
     return {
-        action: (visits, total, {a: (v, w) for a, v, w, _ in tree_children(tree, wins, child)})
-        for action, visits, total, child in tree_children(tree, wins, node)
+        action: (visits, total, {a: (v, w) for a, v, w, _ in _children(tree, wins, node)})
+        for action, visits, total, node in _children(tree, wins, 0)
     }
-
-
-def is_power(action: int) -> bool:
-    """Whether a root action is a power (a look, an arrow, the extra palisade or warrior)."""
-    return core.A_PEEK <= action < core.A_SEEN
 
 
 def merge(results: Sequence[RootStats]) -> RootStats:
@@ -231,21 +211,11 @@ def merge(results: Sequence[RootStats]) -> RootStats:
 
 
 def candidates(view: Knowledge, stats: RootStats, top: int = 3) -> tuple[Candidate, ...]:
-    """The legal moves of the most visited root actions, each completed by its most visited follow-up.
-
-    A power ranks by its own visits against keeping it, that is against all the actions' visits
-    together: the tree chose between those first. Among the actions, the most visited leads.
-    """
+    """The legal moves of the most visited root actions, each completed by its most visited follow-up."""
     total = sum(visits for visits, _, _ in stats.values()) or 1
-    kept = sum(visits for action, (visits, _, _) in stats.items() if not is_power(action))
     state = view.state
     out: list[Candidate] = []
-
-    def rank(kv: tuple[int, tuple[int, float, dict[int, Edge]]]) -> tuple[int, int, int]:
-        action, (visits, _, _) = kv
-        return (-(visits if is_power(action) else kept), -visits, action)
-
-    for action, (visits, wins, under) in sorted(stats.items(), key=rank):
+    for action, (visits, wins, under) in sorted(stats.items(), key=lambda kv: (-kv[1][0], kv[0])):
         if not visits:
             continue
         visits_n, wins_n = visits, wins

@@ -20,7 +20,6 @@ from engine.game import (
     ExtraWarrior,
     GameState,
     Peek,
-    PlaceWarrior,
     Reinforce,
     playout,
     random_move,
@@ -30,7 +29,6 @@ from engine.kernel import BACKENDS, Kernel, load
 from engine.knowledge import Knowledge
 from engine.position import CHARACTERS, sides_of
 from engine.scoring import score
-from engine.search import candidates, tree_children
 
 
 def advanced_game(
@@ -103,19 +101,9 @@ def test_tree_actions_for_powers_and_reinforcements_match_the_rules(
     kernel.core.seed_rng(rng, seed)
     kernel.core.determinize(st, rng, values)
     acts = kernel.ints(core.NUM_ACTIONS)
-    n = kernel.core.list_turn_actions(st, acts, 0)
-    listed = [int(a) for a in list(acts)[:n]]
-    if listed[0] == core.A_KEEP:  # the power decision comes first: keep it or a target
-        assert all(core.A_PEEK <= a < core.A_SEEN for a in listed[1:])
-        kernel.core.apply_action(st, core.A_KEEP, kernel.ints(1))
-        n = kernel.core.list_turn_actions(st, acts, 0)
-        after = [int(a) for a in list(acts)[:n]]
-        assert core.A_KEEP not in after and not any(core.A_PEEK <= a < core.A_SEEN for a in after)
-        listed = listed[1:] + after
-    else:  # no power on offer
-        assert not any(core.A_PEEK <= a < core.A_SEEN for a in listed)
-    extra = {action_move(a, -1 if not core.A_GOBLIN <= a < core.A_SEEN else core.A_VALUE + 1)
-             for a in listed if a >= core.A_REINF}  # fmt: skip
+    n = kernel.core.list_actions(st, acts, 0)
+    extra = {action_move(int(a), -1 if not core.A_GOBLIN <= a < core.A_SEEN else core.A_VALUE + 1)
+             for a in list(acts)[:n] if a >= core.A_REINF}  # fmt: skip
     rules = {m for m in state.legal_moves() if isinstance(m, Reinforce | Arrow | ExtraPalisade)}
     rules |= {m for m in state.legal_moves() if isinstance(m, Peek) and not knowledge.known & m.cell.bit}
     rules |= {ExtraWarrior(m.cell, 1) for m in state.legal_moves() if isinstance(m, ExtraWarrior)}
@@ -186,61 +174,3 @@ def test_advanced_kernel_moves_are_the_rules_moves() -> None:
         assert decode(*encode(move)) == move
     with pytest.raises(ValueError, match="no kernel move"):
         encode(Peek(CELLS[9]))
-
-
-def grown_tree(k: Kernel, state: GameState, iterations: int) -> tuple[Any, Any]:
-    """The tree and wins of a search of ``iterations`` from the player to move's view."""
-    st = kernel_state(k, Knowledge.of(state, state.player))
-    work, sc, rng, values = k.ints(core.STATE_SIZE), k.ints(core.SCRATCH_SIZE), k.ints(1), k.ints(16)
-    k.core.seed_rng(rng, 7)
-    tree, wins, counters = k.ints(4000 * core.NODE_FIELDS), k.floats(4000), k.ints(3)
-    order = k.ints(400 * core.NUM_ACTIONS)
-    k.core.tree_reset(tree, counters)
-    k.core.ismcts(st, work, tree, wins, counters, order, rng, values, k.floats(core.NUM_ACTIONS),
-                  k.ints(core.MAX_DEPTH), sc, k.floats(4), iterations)  # fmt: skip
-    return tree, wins
-
-
-@pytest.mark.parametrize("character", ["orc", "goblin"])
-def test_a_turn_with_a_power_first_chooses_keep_or_a_few_targets(kernel: Kernel, character: str) -> None:
-    """The root holds KEEP and powers only, fewer than the legal targets; actions come under KEEP."""
-    state = advanced_game(2, moves=10, characters=(character, "elf"))
-    while state.player != "orange":
-        state = state.play(next(m for m in state.legal_moves() if not isinstance(m, POWERS)))
-    targets = len(state.power_moves())
-    tree, wins = grown_tree(kernel, state, 300)
-    root = [a for a, _, _, _ in tree_children(tree, wins, 0)]
-    assert core.A_KEEP in root and all(core.A_PEEK <= a < core.A_SEEN for a in root if a != core.A_KEEP)
-    assert len(root) <= core.power_widen_limit(300) < targets
-    keep = next(node for a, _, _, node in tree_children(tree, wins, 0) if a == core.A_KEEP)
-    under = [a for a, _, _, _ in tree_children(tree, wins, keep)]
-    assert under and all(a < core.A_PEEK for a in under), "no power once it is kept"
-
-
-def test_without_a_power_on_offer_the_root_holds_the_actions() -> None:
-    k = load("python")
-    state = advanced_game(2, moves=10, characters=("orc", "elf"))
-    while state.player != "orange":
-        state = state.play(next(m for m in state.legal_moves() if not isinstance(m, POWERS)))
-    state = state.play(next(m for m in state.legal_moves() if isinstance(m, ExtraPalisade)))
-    tree, wins = grown_tree(k, state, 100)
-    root = [a for a, _, _, _ in tree_children(tree, wins, 0)]
-    assert root and all(a < core.A_PEEK for a in root)
-
-
-def test_a_power_is_chosen_over_keeping_it_only_with_more_visits_than_all_actions() -> None:
-    """The root chose between KEEP and the powers: the actions (under KEEP) count together."""
-    state = advanced_game(2, moves=10, characters=("orc", "elf"))
-    while state.player != "orange":
-        state = state.play(next(m for m in state.legal_moves() if not isinstance(m, POWERS)))
-    view = Knowledge.of(state, "orange")
-    place = next(m for m in state.legal_moves() if isinstance(m, PlaceWarrior))
-    slot = next(m.slot for m in state.legal_moves() if isinstance(m, ExtraPalisade))
-    warrior, value = place.cell.number, core.A_VALUE + place.value
-    power = core.A_ORC + SLOTS.index(slot)
-    build = core.A_SLOT + 3
-    actions = {warrior: (60, 30.0, {value: (60, 30.0)}), build: (50, 20.0, {})}
-    kept = candidates(view, {**actions, power: (80, 50.0, {})})
-    assert kept[0].move == action_move(warrior, value), "80 visits for the power, 110 for keeping it"
-    used = candidates(view, {**actions, power: (120, 70.0, {})})
-    assert used[0].move == ExtraPalisade(slot)
