@@ -7,9 +7,9 @@ from itertools import product
 import numpy as np
 import pytest
 
-from engine.board import CELLS, GOLD_CELLS
+from engine.board import CELLS, GOLD_CELLS, SLOTS
 from engine.supply import supply_for
-from vision.read.assemble import ASSEMBLE_PARAMS, assign_under_supply, choose_cells
+from vision.read.assemble import ASSEMBLE_PARAMS, assign_under_supply, choose_cells, choose_slots
 from vision.read.cells import EMPTY, CellReading
 
 COLOURS = ("orange", "blue", "green")
@@ -120,3 +120,17 @@ def test_where_the_bare_lines_look_like_wood_every_palisade_read_is_in_doubt(woo
         assert assembled.slot_confidence[:5].min() >= 0.98
     # Bare readings keep their confidence: the doubt is of wood seen where there is none.
     assert assembled.slot_confidence[5:].min() >= 0.98
+
+
+@pytest.mark.parametrize(("second", "read"), [(0.97, True), (0.85, False)])
+def test_a_palisade_the_second_reader_is_sure_of_is_read_and_marked(second: float, read: bool) -> None:
+    whole = np.full(len(SLOTS), 0.02)
+    plain = whole.copy()
+    plain[10] = second
+    slots, confidence, _ = choose_slots(whole, plain)
+    assert (SLOTS[10] in slots) is read
+    # Either way the two readers disagree on it, and the reading is marked.
+    assert confidence[10] < ASSEMBLE_PARAMS.uncertain
+    assert len(slots) == int(read)
+    # Without a second reader the whole reader alone decides.
+    assert choose_slots(whole)[0] == frozenset()
