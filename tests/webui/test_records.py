@@ -63,8 +63,12 @@ def stored_game(*, ended: bool) -> store.Viewer:
     return host
 
 
-def export(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    return run(capsys, "record", "export", *args, "--data", str(tmp_path / "data"), *stores.store_args())
+def export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, *options: str
+) -> tuple[int, str, str]:
+    # A link's token may begin with "-": after "--" it is not taken for an option.
+    data = ("--data", str(tmp_path / "data"), *stores.store_args())
+    return run(capsys, "record", "export", *data, *options, "--", game)
 
 
 def test_export_gives_the_game_turn_by_turn_and_after_the_reveal_its_values_and_result(
@@ -232,3 +236,14 @@ def test_a_record_no_game_has_or_of_a_game_without_photos_is_refused(app: Flask)
         answer.get_data(as_text=True) == "no confirmed position yet: the record starts with the first one\n"
     )
     assert "record.txt" not in client.get(f"/g/{host.token}").get_data(as_text=True)
+
+
+def test_a_link_whose_token_begins_with_a_dash_exports(
+    app: Flask, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = iter(range(100))
+    monkeypatch.setattr(store.secrets, "token_urlsafe", lambda n: f"-dash{next(made)}" + "x" * n)
+    host = stored_game(ended=False)
+    assert host.token.startswith("-")
+    code, out, err = export(tmp_path, capsys, host.token)
+    assert (code, err) == (0, "") and len(parse(out).turns) >= 4
