@@ -25,7 +25,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, warp_terms
 from vision.read.rectify import reduce_for_view, warp_to_view
-from vision.texture import correlation, detail
+from vision.texture import box_correlations, detail
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -235,8 +235,10 @@ class ArtMatchParams:
 
     #: Each cell is compared inside its lines, this far in (mm): every copy prints the same grid.
     cell_inset_mm: float = 4.0
-    #: The cells' correlations are summed up at this percentile: warriors and palisades cover some.
-    percentile: float = 75.0
+    #: The cells' correlations are summed up as the mean of this many best cells: warriors and
+    #: palisades cover many of a crowded board's cells, and glare or blur a whole region of them,
+    #: but the face's own art still matches well in its few clearest cells, another copy's in none.
+    best_cells: int = 4
 
 
 ART_MATCH_PARAMS = ArtMatchParams()
@@ -253,10 +255,10 @@ def art_match(
     """How much better the photo's art inside the cells matches ``face`` than chance does.
 
     The fine detail of each cell's inside, in the photo seen through ``homography`` and in the face,
-    correlated, at :attr:`ArtMatchParams.percentile` over the cells; less the same against the face
-    moved by half a cell, which is what this photo's detail matches by chance. Patches across the
-    grid lines (:func:`register`) agree on any copy printed on the same grid; the art inside the
-    cells does not. Near 0 for another copy's art; well above for the face's own.
+    correlated, averaged over the :attr:`ArtMatchParams.best_cells` cells that match best; less the
+    same against the face moved by half a cell, which is what this photo's detail matches by
+    chance. Patches across the grid lines (:func:`register`) agree on any copy printed on the same
+    grid; the art inside the cells does not. Near 0 for another copy's art; well above for the face's own.
 
     >>> face = np.random.default_rng(0).random((530, 800, 3)).astype(np.float32)
     >>> photo = (face * 255).astype(np.uint8)
@@ -276,11 +278,7 @@ def art_match(
     boxes = [view.cell_box(cell, params.cell_inset_mm) for cell in CELLS]
 
     def matched(against: FloatImage) -> float:
-        scores = []
-        for x0, y0, x1, y1 in boxes:
-            a = photo_detail[y0:y1, x0:x1].ravel()
-            b = against[y0:y1, x0:x1].ravel()
-            scores.append(correlation(a - a.mean(), b - b.mean()).item())
-        return float(np.percentile(scores, params.percentile))
+        scores = np.sort(box_correlations(photo_detail, against, boxes))
+        return float(scores[-params.best_cells :].mean())
 
     return matched(face_detail) - matched(moved)
