@@ -17,6 +17,7 @@ there; where anything covers it, it does not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -68,6 +69,31 @@ def correlation(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating], axis: 
     energy = (a * a).sum(axis=axis) * (b * b).sum(axis=axis)
     result: FloatArray = ((a * b).sum(axis=axis) / np.sqrt(energy + 1e-9)).astype(np.float64)
     return result
+
+
+def box_correlations(a: FloatImage, b: FloatImage, boxes: Sequence[tuple[int, int, int, int]]) -> FloatArray:
+    """Per box ``(x0, y0, x1, y1)``, the normalised correlation of ``a`` and ``b`` inside it, each
+    less its mean there: how alike two images' details are, box by box, whatever their contrast.
+
+    >>> rng = np.random.default_rng(0)
+    >>> art = rng.random((20, 40)).astype(np.float32)
+    >>> other = rng.random((20, 40)).astype(np.float32)
+    >>> mixed = np.where(np.arange(40) < 20, art, other).astype(np.float32)
+    >>> halves = [(0, 0, 20, 20), (20, 0, 40, 20)]
+    >>> round(float(box_correlations(mixed, 3 * art + 1, halves)[0]), 3)
+    1.0
+    >>> abs(float(box_correlations(mixed, art, [(20, 0, 40, 20)])[0])) < 0.2
+    True
+    """
+    if not boxes:
+        return np.zeros(0)
+    sizes = {(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes}
+    if len(sizes) > 1:
+        return np.concatenate([box_correlations(a, b, [box]) for box in boxes])
+    # Boxes of one size are stacked, so that the sums run once over all of them.
+    seen = np.stack([a[y0:y1, x0:x1].reshape(-1) for x0, y0, x1, y1 in boxes])
+    printed = np.stack([b[y0:y1, x0:x1].reshape(-1) for x0, y0, x1, y1 in boxes])
+    return correlation(seen - seen.mean(axis=1, keepdims=True), printed - printed.mean(axis=1, keepdims=True))
 
 
 def centred(values: npt.NDArray[np.floating], mask: npt.NDArray[np.bool_]) -> FloatArray:
