@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
@@ -162,8 +160,9 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
         assert len(pulls) > 2 + PATIENCE
 
 
-def _gold_without_a_board() -> np.ndarray:
-    """Gold tokens where a board's lie, and no board under them."""
+def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Gold tokens where a board's lie, and no board under them: every way of laying the gold
+    # cells on them is tried, and several ways find the same layout on the same tokens.
     corners = np.array([[300.0, 250.0], [1300.0, 220.0], [1350.0, 900.0], [260.0, 930.0]])
     to_photo = cv2.getPerspectiveTransform(
         board_corners_mm().astype(np.float32), corners.astype(np.float32)
@@ -171,11 +170,6 @@ def _gold_without_a_board() -> np.ndarray:
     image = np.full((1200, 1600, 3), 90, np.uint8)
     for centre in project(to_photo, GOLD_MM):
         cv2.circle(image, (round(centre[0]), round(centre[1])), 36, GOLD_BGR.tolist(), -1)
-    return image
-
-
-def _pulls_that_never_lock(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
-    """The starts pulled onto the grid from now on, each of them failing to lock."""
     starts: list[np.ndarray] = []
 
     def failing(image: np.ndarray, homography: np.ndarray, **options: object) -> tuple[np.ndarray, int, int]:
@@ -183,16 +177,7 @@ def _pulls_that_never_lock(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
         return homography, 0, len(CROSSINGS_MM)
 
     monkeypatch.setattr("vision.locate.grid.refine_on_grid", failing)
-    return starts
-
-
-def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every way of laying the gold cells on the tokens is tried, and several ways find the same
-    # layout on the same tokens.
-    image = _gold_without_a_board()
-    starts = _pulls_that_never_lock(monkeypatch)
-    patient = replace(GRID_PARAMS, unlocked_starts=10_000)
-    assert locate_by_grid(image, GOLD_BGR, params=patient) is None
+    assert locate_by_grid(image, GOLD_BGR) is None
     assert len(starts) > 1
     repeats = [
         (i, j)
@@ -201,18 +186,3 @@ def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -
         if _same(starts[i], starts[j], GRID_PARAMS, within=GRID_PARAMS.same_start)
     ]
     assert repeats == []
-
-
-def test_a_way_gives_up_once_its_starts_fail_to_lock(monkeypatch: pytest.MonkeyPatch) -> None:
-    image = _gold_without_a_board()
-    starts = _pulls_that_never_lock(monkeypatch)
-    patient = replace(GRID_PARAMS, unlocked_starts=10_000)
-    assert locate_by_grid(image, GOLD_BGR, params=patient) is None
-    every = len(starts)
-    starts.clear()
-    assert locate_by_grid(image, GOLD_BGR) is None
-    # The gold's way stops at its limit; the grid's lines and the outline find few starts here.
-    assert every > GRID_PARAMS.unlocked_starts + 10
-    assert GRID_PARAMS.unlocked_starts <= len(starts) < every
-    gold_pulls = starts[: GRID_PARAMS.unlocked_starts]
-    assert len({tuple(np.round(h, 3).ravel()) for h in gold_pulls}) == len(gold_pulls)

@@ -83,11 +83,6 @@ class GridParams:
     same_start: float = 0.01
     #: At least this many of the 8 gold cells must be hit.
     min_hits: int = 5
-    #: A way of finding the board gives up after this many starts in a row that do not lock onto the
-    #: grid: where the gold does find the board, an early start locks (the first to lock came at
-    #: most ninth on the tuning photos of both worlds), and a photo without a board, or one whose
-    #: grid is blurred away, otherwise pulls every one of some sixty starts onto the grid in vain.
-    unlocked_starts: int = 12
     #: A triangle of candidates or gold cells flatter than this (radians) may fit either way round:
     #: three in a row, or two tokens found twice.
     flat_turn: float = 0.05
@@ -880,20 +875,14 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
         (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )
     for starts, least, way in passes:
-        unimproved = unlocked = 0
+        unimproved = 0
         for first, hits, candidates, roundness in starts():
             if best is not None and unimproved >= PATIENCE:
                 break
-            if unlocked >= params.unlocked_starts:
-                break
             unimproved += 1
-            pulls = len(pulled)
             refined, crossings, looked_for = refine(first)
             if crossings < MIN_CROSSINGS:
-                # A start seen before costs nothing again: only the pulls count.
-                unlocked += len(pulled) > pulls
                 continue
-            unlocked = 0
             move, gold_sum = settle(grey, gold, to_small @ refined)
             if gold_sum < MIN_GOLD_SUM:
                 own = gold_under_board_light(seen, gold_bgr, to_small @ refined, params=params)
