@@ -129,8 +129,9 @@ def test_a_planted_blunder_is_as_documented() -> None:
 @pytest.mark.slow
 def test_a_planted_blunder_is_the_turn_the_review_marks_worst() -> None:
     """In 9 of 10 games where a side walled its own gold off on purpose, the review marks that turn worst
-    (with the review's own budget, on games of the search against itself)."""
-    budget = Budget()
+    (on games of the search against itself; half the review's playouts, to keep the test to minutes:
+    ``armadora bench review --planted 10`` measures it with the whole budget)."""
+    budget = Budget(playouts=1500, iterations=2000)
     plants = list(planted_games(10, ("ismcts", "ismcts"), 0.05, budget, max_games=200))
     assert len(plants) == 10
     hits = 0
