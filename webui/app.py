@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from webui import api, csrf, db, errors, headers, pages, records, taskqueue, upkeep
+from webui import api, csrf, db, errors, game_review, headers, pages, records, taskqueue, upkeep
 from webui.limits import DISK_BUDGET_MB
 from webui.photos import MAX_FORM_PARTS, MAX_UPLOAD_MB
 
@@ -34,6 +34,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=MAX_UPLOAD_MB * 1024 * 1024,
         MAX_FORM_PARTS=MAX_FORM_PARTS,
         SUGGEST_SECONDS=1.0,
+        # A game's review (webui.game_review): playouts for each chance, search iterations a turn.
+        REVIEW_PLAYOUTS=3000,
+        REVIEW_ITERATIONS=4000,
         SESSION_COOKIE_SAMESITE="Lax",
         # The address players' links are made from (``armadora serve`` sets the one it prints).
         PUBLIC_URL="http://localhost/",
@@ -81,6 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(records.bp)
+    app.register_blueprint(game_review.bp)
     return app
 
 

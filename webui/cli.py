@@ -30,12 +30,14 @@ COMMANDS: dict[str, str] = {
     "worker": "webui.commands",
     "admin": "webui.commands",
     "record": "webui.record_commands",
+    "review": "engine.review_commands",
 }
 BENCH_COMMANDS: dict[str, str] = {
     "search": "engine.search_commands",
     "scan": "calibration.scan_commands",
     "fit": "calibration.scan_commands",
     "serve": "webui.commands",
+    "review": "engine.review_commands",
 }
 
 

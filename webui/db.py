@@ -235,6 +235,7 @@ ADDED_COLUMNS = {
         "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
         "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
     },
+    "jobs": {"progress": "TEXT NOT NULL DEFAULT ''"},
 }
 
 
@@ -293,7 +294,7 @@ def table_columns(db: Database, table: str) -> set[str]:
 
 def add_missing_columns(db: Database) -> None:
     """Bring an older store's tables up to the schema's columns: a SQLite data folder made before
-    any of them, or a PostgreSQL store made before ``games.characters``."""
+    any of them, or a PostgreSQL store made before ``games.characters`` or ``jobs.progress``."""
     for table, columns in ADDED_COLUMNS.items():
         have = table_columns(db, table)
         for name, definition in columns.items():

@@ -7,6 +7,8 @@ downloaded during the game tells nobody anything the board does not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.record import Record, dumps
 from engine.turns import infer
 from webui import store
@@ -14,8 +16,24 @@ from webui.powers import with_tokens
 from webui.visibility import revealed
 
 
+@dataclass(frozen=True)
+class Photographed:
+    """A game's record with, for each of its turns and each of its irregularities, the number of the
+    photo that first shows it."""
+
+    record: Record
+    turn_photos: tuple[int, ...]
+    irregularity_photos: tuple[int, ...]
+
+
 def game_record(game: store.Game) -> Record:
     """The record of a game from its timeline; GameError while no position is confirmed."""
+    return photographed(game).record
+
+
+def photographed(game: store.Game) -> Photographed:
+    """The record of a game from its timeline, and where its photos show each turn; GameError while
+    no position is confirmed."""
     confirmed = [s for s in store.snapshots(game) if s.confirmed]
     if game.final_position is not None:
         last = next(n for n, s in enumerate(confirmed) if s.id == game.final_position)
@@ -27,7 +45,11 @@ def game_record(game: store.Game) -> Record:
     shown = revealed(game.ended is not None, positions[-1], values)
     inference = infer(positions, finished=game.ended is not None)
     reveal = {cell: value for mine in values.values() for cell, value in mine.items()} if shown else None
-    return inference.record(date=game.created, reveal=reveal)
+    # Gap n leads to the n-th confirmed photo; the passes that end the game come after the last one.
+    shows = [confirmed[min(gap.number, len(confirmed)) - 1].number for gap in inference.gaps]
+    turns = tuple(n for n, gap in zip(shows, inference.gaps, strict=True) for _ in gap.turns)
+    irregular = tuple(n for n, gap in zip(shows, inference.gaps, strict=True) for _ in gap.irregularities)
+    return Photographed(inference.record(date=game.created, reveal=reveal), turns, irregular)
 
 
 def record_text(game: store.Game) -> str:

@@ -1,5 +1,5 @@
-"""Jobs: the scans of photos, the calibrations from setup photos and the suggestions, kept in the store
-while they wait, run and end.
+"""Jobs: the scans of photos, the calibrations from setup photos, the suggestions and the reviews of
+finished games, kept in the store while they wait, run and end.
 
 A photo sent is kept on disk and becomes a row of ``jobs`` before any scanning; whoever runs the
 job (the request itself in the embedded server, a worker on any machine in the scaled one: see
@@ -12,8 +12,9 @@ fails, or when a draft of the same photo keeps its own).
 Running a job twice is harmless: the files are rewritten whole under the same names, a draft
 of the same photo is stored once (:func:`webui.store.add_snapshot`), and a suggestion is kept
 under its position and hand. What each kind does is in :data:`RUNNERS`: a scan here, a
-calibration in :mod:`webui.calibrations`, a suggestion in :mod:`webui.suggestions`, and the scaled
-server's ``/api/scan`` in :mod:`webui.apiscans`.
+calibration in :mod:`webui.calibrations`, a suggestion in :mod:`webui.suggestions`, the scaled
+server's ``/api/scan`` in :mod:`webui.apiscans`, and a game's review in :mod:`webui.game_review`
+(a long job, which says how far it has come in the row's ``progress``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Job:
     status: int | None  # a failure's HTTP status
     message: str | None  # a failure's sentence
     place: int = 0  # while queued: 1 for the next job a worker takes
+    progress: str = ""  # how far a long job has come ("turn 3 of 60")
 
     @classmethod
     def from_row(cls, row: Row, place: int = 0) -> Job:
@@ -78,6 +80,7 @@ class Job:
             row["status"],
             row["message"],
             place,
+            row["progress"],
         )
 
     @property
@@ -98,6 +101,10 @@ def place(row: Row) -> int:
     return int(ahead.fetchone()[0]) + 1
 
 
+#: The kinds of job that are for a game once it has ended (the others are refused then).
+AFTER_THE_END = frozenset({"review"})
+
+
 def submit(
     kind: str, game: store.Game | None, photo: str = "", argument: dict[str, Any] | None = None
 ) -> Job:
@@ -107,7 +114,7 @@ def submit(
 
     try:
         with transaction() as db:
-            if game is not None and store.reload(game).ended:
+            if game is not None and kind not in AFTER_THE_END and store.reload(game).ended:
                 raise store.GameError("the game has ended")
             job_id = int(
                 db.execute(
@@ -165,6 +172,12 @@ def finish(job: Job, outcome: Outcome) -> None:
         )
 
 
+def set_progress(job_id: int, text: str) -> None:
+    """Say how far a running job has come, for the pages to show ("turn 3 of 60")."""
+    with transaction() as db:
+        db.execute("UPDATE jobs SET progress = ? WHERE id = ? AND state = 'running'", (text, job_id))
+
+
 def fail(job_id: int, message: str, status: int) -> None:
     with transaction() as db:
         db.execute(
@@ -205,6 +218,7 @@ RUNNERS = {
     "calibrate": "webui.calibrations:learn_profile",
     "suggest": "webui.suggestions:search",
     "api_scan": "webui.apiscans:scan_photo",
+    "review": "webui.game_review:review_game",
 }
 
 

@@ -227,6 +227,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
             power_words=POWER_WORDS,
             after_power=used,
             reading=[j for j in shown if j.kind == "scan"],
+            reviewing=next((j for j in shown if j.kind == "review"), None),
             # The player's suggestion under way for what this page shows: the turn's, or the action's.
             searching=next(
                 (j for j in shown if j.kind == "suggest" and bool(j.argument.get("after_power")) == used),
@@ -274,18 +275,19 @@ def game(token: str) -> ResponseReturnValue:
 
 
 def shown_jobs(viewer: store.Viewer) -> list[jobs.Job]:
-    """The game's jobs this link's page shows: the photos being read, and the player's own suggestion."""
+    """The game's jobs this link's page shows: the photos being read, the player's own suggestion, and
+    the game's review under way."""
     return [
         j
         for j in jobs.of_game(viewer.game)
-        if j.kind == "scan" or (j.kind == "suggest" and j.argument.get("token") == viewer.token)
+        if j.kind in ("scan", "review") or (j.kind == "suggest" and j.argument.get("token") == viewer.token)
     ]
 
 
 def version(viewer: store.Viewer) -> str:
     """The fingerprint of what this link's pages show: the game's, and where its jobs stand (a place in
     the queue that moves changes it, so the page updates)."""
-    progress = [(j.id, j.state, j.place, j.attempts) for j in shown_jobs(viewer)]
+    progress = [(j.id, j.state, j.place, j.attempts, j.progress) for j in shown_jobs(viewer)]
     return store.version(viewer, progress)
 
 

@@ -76,11 +76,12 @@ CREATE TABLE IF NOT EXISTS power_uses (
 
 -- Work for the scanner, the calibration and the search, done in the request (embedded) or by
 -- workers (scaled: the message on the queue names the row). A photo sent is one job until its
--- draft is stored; a setup photo until its profile is learnt; a player's question until its answer.
+-- draft is stored; a setup photo until its profile is learnt; a player's question until its answer;
+-- the review of a finished game until its turns are all reviewed (result: the review's JSON).
 CREATE TABLE IF NOT EXISTS jobs (
     id INTEGER PRIMARY KEY,
     game_id INTEGER REFERENCES games (id),  -- NULL for a setup photo (its game is made after), /api/scan
-    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest', 'api_scan'
+    kind TEXT NOT NULL,               -- 'scan' a photo into a draft, 'calibrate', 'suggest', 'api_scan', 'review'
     created TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'queued',  -- queued, running, done, failed
     photo TEXT NOT NULL DEFAULT '',   -- the photo as sent, under uploads/: kept until its draft is
@@ -92,7 +93,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     number INTEGER,                   -- the draft it made
     result TEXT,                      -- what else it made (a profile's JSON)
     status INTEGER,                   -- a failure's HTTP status, and its sentence
-    message TEXT
+    message TEXT,
+    progress TEXT NOT NULL DEFAULT ''  -- how far a long job has come, as the page says it ("turn 3 of 60")
 );
 
 CREATE INDEX IF NOT EXISTS jobs_waiting ON jobs (state, id);

@@ -22,8 +22,9 @@ from webui.game_view import Table, table
 from webui.photos import InputError
 from webui.powers import with_seen
 
-# The search's arrays are shared by the threads of one process: one suggestion at a time.
-_SEARCH_LOCK = threading.Lock()
+# The search's arrays are shared by the threads of one process: one search at a time (a suggestion, or
+# a turn of a review: webui.game_review).
+SEARCH_LOCK = threading.Lock()
 
 
 def power_used(t: Table, said: bool) -> bool:
@@ -88,7 +89,7 @@ def search(job: jobs.Job) -> jobs.Outcome:
     assert t.current is not None and viewer.colour is not None
     hand = key(t, used)
     if store.cached_suggestion(t.current, viewer.colour, hand) is None:
-        with _SEARCH_LOCK:
+        with SEARCH_LOCK:
             found = suggest(view, current_app.config["SUGGEST_SECONDS"])
         store.keep_suggestion(t.current, viewer.colour, hand, ranked(found.to_json()))
     return jobs.Outcome()

@@ -1,8 +1,10 @@
 """Who runs the jobs (:mod:`webui.jobs`): the request itself, or workers on a Celery queue over Redis.
 
 The embedded server (no ``QUEUE_URL``) runs a job in the request that made it, as it always
-scanned a photo: :class:`InlineQueue`. A scaled one puts the job's number on a Redis list
-through Celery (:class:`CeleryQueue`) and any ``armadora worker`` on any machine takes it.
+scanned a photo: :class:`InlineQueue`; a long job (a game's review, :data:`BACKGROUND`) runs
+there in a thread of its own, so that the request answers at once and the page shows how far it
+has come. A scaled one puts the job's number on a Redis list through Celery
+(:class:`CeleryQueue`) and any ``armadora worker`` on any machine takes it.
 
 The queue is set up so that a worker that dies mid-job loses nothing:
 
@@ -15,8 +17,9 @@ The queue is set up so that a worker that dies mid-job loses nothing:
 - ``worker_prefetch_multiplier`` 1: a worker holds no more jobs than it runs, so the place a page
   shows is a place in one line for every worker.
 
-The visibility timeout must be longer than any job takes (a scan takes 0.3 to 3 s): a job still
-running past it is given to a second worker as well, which :mod:`webui.jobs` makes harmless.
+The visibility timeout must be longer than any job takes (a scan takes 0.3 to 3 s, a game's review
+up to a minute on a loaded machine): a job still running past it is given to a second worker as
+well, which :mod:`webui.jobs` makes harmless (a review done twice keeps the same turns).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 from typing import Any, Protocol
 
-from flask import Flask
+from flask import Flask, current_app
 
 from webui import jobs
 from webui.photos import InputError
@@ -39,7 +43,9 @@ TASK = "armadora.run_job"
 QUEUE_NAME = "armadora"
 #: Seconds a job taken by a worker that is never heard of again waits before it is given to another
 #: (``ARMADORA_VISIBILITY_TIMEOUT`` overrides it: the tests use a short one).
-VISIBILITY_TIMEOUT_S = 60
+VISIBILITY_TIMEOUT_S = 120
+#: The kinds of job the embedded server runs in a thread of its own rather than in the request.
+BACKGROUND = frozenset({"review"})
 
 
 class Queue(Protocol):
@@ -47,10 +53,28 @@ class Queue(Protocol):
 
 
 class InlineQueue:
-    """The embedded server's: the job runs now, in the request, and its end is known on return."""
+    """The embedded server's: the job runs now, in the request, and its end is known on return; a
+    long one (:data:`BACKGROUND`) in a thread of this process, which the request does not wait for."""
 
     def send(self, job_id: int) -> None:
-        jobs.run(job_id, worker=f"{socket.gethostname()}:{os.getpid()} (in the web process)")
+        worker = f"{socket.gethostname()}:{os.getpid()} (in the web process)"
+        job = jobs.find(job_id)
+        if job is None or job.kind not in BACKGROUND:
+            jobs.run(job_id, worker=worker)
+            return
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        thread = threading.Thread(
+            target=_run_in_background, args=(app, job_id, worker), name=f"job-{job_id}", daemon=True
+        )
+        thread.start()
+
+
+def _run_in_background(app: Flask, job_id: int, worker: str) -> None:
+    with app.app_context():
+        try:
+            jobs.run(job_id, worker=worker)
+        except Exception:  # the job is marked failed already, with the sentence the page shows
+            log.exception("job %s failed", job_id)
 
 
 class QueueUnreachable(InputError):

@@ -522,3 +522,72 @@ def test_an_advanced_game_with_one_power_of_each_kind(browser: Any, server: Serv
     steps.look(host, "advanced-reveal")
     for page in (host, orange, green, blue, purple):
         page.context.close()
+
+
+def add_warriors(page: Any, colours: tuple[str, ...]) -> None:
+    """On a draft's review, put a warrior of each colour on an empty cell without gold."""
+    for colour in colours:
+        warriors, _ = board_state(page)
+        empty = next(
+            c
+            for c in page.eval_on_selector_all(
+                f"{BOARD} g.cell:not([data-player])", "gs => gs.map(g => g.dataset.target)"
+            )
+            if page.locator(f'{BOARD} g[data-target="{c}"] circle.gold').count() == 0
+        )
+        page.locator(f'#palette .tool[data-tool="{colour}"]').tap()
+        page.locator(f'{BOARD} [data-target="{empty}"]').tap()
+        page.wait_for_selector(f'{BOARD} g.cell[data-target="{empty}"][data-player="{colour}"]')
+        assert len(board_state(page)[0]) == len(warriors) + 1
+
+
+def test_a_finished_game_s_record_downloads_and_its_review_opens(
+    browser: Any, server: Server, steps: Steps, tmp_path: Path
+) -> None:
+    from engine.record import parse
+    from engine.review import steps as reviewed
+
+    host, purple, green = (phone(browser, PORTRAIT) for _ in range(3))
+    links = new_game(host, server, PLAYERS)
+    game = host.url
+    # A game of three photos: the board as read, then two more with a warrior of each player added.
+    for number, added in ((1, ()), (2, ("purple", "green")), (3, ("purple", "green"))):
+        host.goto(game)
+        send_photo(host, PHOTO)
+        assert host.url.endswith(f"/positions/{number}")
+        add_warriors(host, added)
+        with host.expect_navigation():
+            host.click("#confirm")
+    host.click("#end summary")
+    with host.expect_navigation():
+        host.click("#end-game")
+    purple.goto(links["purple"])
+    green.goto(links["green"])
+    enter_values(purple)
+    enter_values(green)
+    host.wait_for_selector("table.score", timeout=LIVE_S)
+
+    # The record, downloaded from the host's page: every turn the photos show, with the values.
+    with host.expect_download() as download:
+        host.click("#record")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    record = parse(text)
+    assert len(record.turns) >= 9 and record.reveal
+    steps.look(host, "record-downloaded")
+
+    # The review: the button after the reveal, the progress, then the chart and the turns.
+    with host.expect_navigation():
+        host.click("#review-game")
+    host.wait_for_selector("#chart svg.chance-chart", timeout=120_000)
+    rows = host.locator("table.review-turns tbody tr")
+    assert rows.count() == len(reviewed(record)[0])  # every turn, up to an irregularity if any
+    assert host.locator("#chart polyline.chance").count() == 2
+    steps.look(host, "review")
+    # A turn tapped shows the board then.
+    with host.expect_navigation():
+        host.locator("table.review-turns tbody tr th a").nth(2).tap()
+    host.wait_for_selector("#board svg.board")
+    assert "After turn 3" in host.locator("#board h2").text_content()
+    steps.look(host, "review-turn-3")
+    for page in (host, purple, green):
+        page.context.close()

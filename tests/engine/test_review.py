@@ -1,0 +1,141 @@
+"""The review of a game (engine/review.py) and the planted blunders that test it (engine/blunders.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.arena import play_game
+from engine.blunders import CHANCES, MAX_CELLS, MIN_DROP, can_win, gold_in, planted_games, walling_builds
+from engine.game import Build, GameState, Move, Pass
+from engine.record import Irregularity, Record, dumps, parse
+from engine.review import MARKS, Budget, mark, review, steps, table
+
+SMALL = Budget(playouts=400, iterations=300)
+
+
+def game(seed: int = 3) -> Record:
+    """A whole 2-player game of the greedy player against itself: the same moves on every machine."""
+    return parse(play_game(("greedy", "greedy"), seed, 0.0, record=True).record)
+
+
+def moves_of(record: Record) -> list[Move]:
+    todo, _ = steps(record)
+    return [m for s in todo for m in (s.power, s.action) if m is not None]
+
+
+def test_every_chance_is_a_probability_and_the_losses_follow_from_them() -> None:
+    record = game()
+    r = review(record, SMALL)
+    assert len(r.turns) == len(record.turns) and r.total == len(record.turns) and not r.cut
+    for t in r.turns:
+        for chance in (t.chance_before, t.chance_after, t.preferred_chance):
+            assert 0.0 <= chance <= 1.0
+        assert t.preferred_chance >= t.chance_after
+        assert t.loss == pytest.approx(t.preferred_chance - t.chance_after)
+        assert t.mark == mark(t.loss)
+    # The game's end is its result: the last turn's chance after is the winner's 1 or the loser's 0.
+    assert r.turns[-1].chance_after in (0.0, 0.5, 1.0)
+
+
+def test_a_clearly_losing_move_costs_more_than_the_move_the_engine_prefers() -> None:
+    record = game()
+    moves = moves_of(record)
+    start = record.start()
+    k = 12  # early on, the mover's hand still full of warriors
+    prefix = moves[: k - 1]
+    played = review(Record.of_moves(start, [*prefix, moves[k - 1]]), SMALL).turns[k - 1]
+    # The engine's preferred move on turn k, played: it costs nothing (it is judged against itself).
+    chosen = _move_named(start, prefix, played.preferred)
+    good = review(Record.of_moves(start, [*prefix, chosen]), SMALL).turns[k - 1]
+    # Passing with a hand of warriors: the player never moves again.
+    bad = review(Record.of_moves(start, [*prefix, Pass()]), SMALL).turns[k - 1]
+    assert good.loss <= 0.02
+    assert bad.loss > good.loss + 0.10
+    assert bad.chance_after < good.chance_after
+
+
+def _move_named(start: GameState, prefix: list[Move], text: str) -> Move:
+    state = start
+    for move in prefix:
+        state = state.play(move)
+    return next(m for m in state.legal_moves() if str(m) == text)
+
+
+def test_the_marks_start_at_5_10_and_20_points() -> None:
+    assert dict(MARKS) == {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
+    assert [mark(x) for x in (0.0, 0.0499, 0.05, 0.0999, 0.10, 0.1999, 0.20, 1.0)] == [
+        "", "", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder",
+    ]  # fmt: skip
+
+
+def test_the_same_seed_gives_the_same_review_and_another_seed_another() -> None:
+    record = game(5)
+    budget = replace(SMALL, playouts=200, iterations=100)
+    first = review(record, budget)
+    assert review(record, budget) == first
+    assert review(record, replace(budget, seed=1)).turns != first.turns
+
+
+def test_a_record_with_an_irregularity_is_reviewed_up_to_it() -> None:
+    record = game()
+    cut = 9
+    events = (
+        *record.events[:cut],
+        Irregularity("warrior_moved", (), (), "a warrior moved"),
+        *record.events[cut:],
+    )
+    irregular = replace(record, events=events)
+    r = review(irregular, SMALL)
+    assert len(r.turns) == cut and r.total == len(record.turns) and r.cut
+    assert r.irregularity is not None and r.irregularity.kind == "warrior_moved"
+    assert f"reviewed up to turn {cut} of {len(record.turns)}" in table(r)
+    assert r.to_json()["irregularity"]["kind"] == "warrior_moved"
+
+
+def test_progress_is_told_after_every_turn() -> None:
+    record = game()
+    said: list[tuple[int, int]] = []
+    review(record, replace(SMALL, playouts=50, iterations=50), progress=lambda k, n: said.append((k, n)))
+    n = len(record.turns)
+    assert said == [(k, n) for k in range(1, n + 1)]
+
+
+def test_a_planted_blunder_is_as_documented() -> None:
+    budget = replace(SMALL, playouts=1000)
+    plants = list(planted_games(2, ("greedy", "greedy"), 0.0, budget, max_games=40))
+    assert plants, "no planted blunder in 40 games"
+    for plant in plants:
+        todo, _ = steps(plant.record)
+        step = todo[plant.index - 1]
+        state = step.before
+        assert step.action == plant.build and isinstance(plant.build, Build)
+        # It closes a new territory of fewer than 8 cells holding gold that the side can no longer win,
+        # out of a region where it still could.
+        assert (plant.build, plant.territory) in walling_builds(state)
+        mask = sum(c.bit for c in plant.territory)
+        assert len(plant.territory) < MAX_CELLS and gold_in(state, plant.territory) > 0
+        assert mask in step.after.walls.territories and mask not in state.walls.territories
+        assert not can_win(state, mask)
+        assert can_win(state, state.walls.territory_of[plant.territory[0].number])
+        # While the game is open, and at a cost of 25 points or more.
+        assert CHANCES[0] <= plant.chance_before <= CHANCES[1]
+        assert plant.drop >= MIN_DROP
+        # The planted game is a whole game, played on to its end.
+        assert todo[-1].after.is_over and parse(dumps(plant.record)) == plant.record
+
+
+@pytest.mark.slow
+def test_a_planted_blunder_is_the_turn_the_review_marks_worst() -> None:
+    """In 9 of 10 games where a side walled its own gold off on purpose, the review marks that turn worst
+    (on games of the search against itself; half the review's playouts, to keep the test to minutes:
+    ``armadora bench review --planted 10`` measures it with the whole budget)."""
+    budget = Budget(playouts=1500, iterations=2000)
+    plants = list(planted_games(10, ("ismcts", "ismcts"), 0.05, budget, max_games=200))
+    assert len(plants) == 10
+    hits = 0
+    for plant in plants:
+        worst = review(plant.record, budget).worst
+        hits += worst is not None and worst.index == plant.index
+    assert hits >= 9

@@ -1,0 +1,205 @@
+"""The review of a finished game on the page (webui/game_review.py): the button after the reveal, the
+job in the background with its progress, the chart and the turns, the board at a turn, bad links."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import stores
+from flask import Flask
+from flask.testing import FlaskClient
+
+from engine.board import GOLD_VALUES, Cell, Slot
+from engine.game import Build, GameState, Move, Pass, PlaceWarrior
+from engine.record import Irregularity, Record
+from webui import db, jobs, store
+from webui.game_review import chart
+
+MOVES: list[Move] = [
+    PlaceWarrior(Cell.parse("c3"), 5),
+    PlaceWarrior(Cell.parse("d3"), 1),
+    Build((Slot.between(Cell.parse("a5"), Cell.parse("b5")),)),
+    PlaceWarrior(Cell.parse("e3"), 2),
+    PlaceWarrior(Cell.parse("b2"), 4),
+    PlaceWarrior(Cell.parse("f3"), 1),
+    Pass(),
+    PlaceWarrior(Cell.parse("g2"), 3),
+    Pass(),
+]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    flask_app = stores.make_app(
+        {"DATA_DIR": str(tmp_path / "data"), "REVIEW_PLAYOUTS": 200, "REVIEW_ITERATIONS": 100}
+    )
+    with flask_app.app_context():
+        yield flask_app
+
+
+def stored_game(*, ended: bool, revealed: bool = True) -> store.Viewer:
+    """A game with a confirmed photo after every turn of ``MOVES``; ended and, with ``revealed``, every
+    value entered."""
+    host = store.create_game("armadora", ("orange", "blue"), None)
+    state = GameState.new(("orange", "blue"), GOLD_VALUES)
+    for move in MOVES:
+        state = state.play(move)
+        position = state.to_position()
+        position = replace(position, warriors=tuple(w._replace(value=None) for w in position.warriors))
+        number = store.add_snapshot(host.game, store.Scanned("upload.jpg", "grid.jpg", {}, position))
+        store.confirm(host.game, number)
+    if ended:
+        store.end_game(host.game)
+        tokens = store.seat_tokens(host.game)
+        warriors = state.to_position().warriors
+        for w in warriors if revealed else warriors[:1]:
+            viewer = store.Viewer(store.reload(host.game), tokens[w.player], w.player)
+            store.set_value(viewer, w.cell, w.value)
+    return host
+
+
+def csrf(client: FlaskClient) -> str:
+    found = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True))
+    assert found
+    return found[1]
+
+
+def start(client: FlaskClient, token: str) -> Any:
+    return client.post(f"/g/{token}/review", data={"csrf_token": csrf(client)})
+
+
+def wait_done(game: store.Game, seconds: float = 120.0) -> jobs.Job:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        row = db.get_db().execute("SELECT id FROM jobs WHERE kind = 'review' AND game_id = ?", (game.id,))
+        found = row.fetchone()
+        job = None if found is None else jobs.find(int(found["id"]))
+        if job is not None and job.over:
+            return job
+        time.sleep(0.1)
+    raise AssertionError("the review did not end")
+
+
+def test_the_button_appears_only_after_the_reveal(app: Flask) -> None:
+    client = app.test_client()
+    playing = stored_game(ended=False)
+    entering = stored_game(ended=True, revealed=False)
+    done = stored_game(ended=True)
+    assert 'id="review-game"' not in client.get(f"/g/{playing.token}").get_data(as_text=True)
+    assert 'id="review-game"' not in client.get(f"/g/{entering.token}").get_data(as_text=True)
+    blue = store.seat_tokens(done.game)["blue"]
+    for token in (done.token, blue):  # any of the game's links
+        page = client.get(f"/g/{token}").get_data(as_text=True)
+        assert 'id="review-game"' in page and f'action="/g/{token}/review"' in page
+    # Before the reveal the review is refused with a sentence, and no job is made.
+    for viewer in (playing, entering):
+        for answer in (client.get(f"/g/{viewer.token}/review"), start(client, viewer.token)):
+            assert answer.status_code == 409
+            assert "after the reveal" in answer.get_data(as_text=True)
+    assert db.get_db().execute("SELECT COUNT(*) FROM jobs WHERE kind = 'review'").fetchone()[0] == 0
+
+
+def test_the_review_runs_in_the_background_and_shows_the_chart_and_the_turns(app: Flask) -> None:
+    client = app.test_client()
+    host = stored_game(ended=True)
+    answer = start(client, host.token)
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/g/{host.token}/review")
+    job = wait_done(host.game)
+    assert job.state == "done", job.message
+    assert job.progress == f"turn {len(MOVES)} of {len(MOVES)}"
+    document = json.loads(job.result or "{}")
+    assert len(document["review"]["turns"]) == len(MOVES)
+    page = client.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert 'class="chance-chart"' in page and "<polyline" in page
+    rows = re.findall(r'<a href="\?turn=(\d+)#board" aria-label', page)
+    assert rows == [str(n) for n in range(1, len(MOVES) + 1)]
+    assert "orange: warrior c3 5" in page and "blue: warrior d3 1" in page  # the values, revealed
+    # A second tap on the button starts no second review.
+    start(client, host.token)
+    assert db.get_db().execute("SELECT COUNT(*) FROM jobs WHERE kind = 'review'").fetchone()[0] == 1
+
+
+def test_while_it_runs_the_page_says_how_far_it_has_come(app: Flask) -> None:
+    client = app.test_client()
+    host = stored_game(ended=True)
+    with db.transaction() as d:
+        job_id = d.execute(
+            "INSERT INTO jobs (game_id, kind, created, state, progress) "
+            "VALUES (?, 'review', ?, 'running', ?) RETURNING id",
+            (host.game.id, store.now(), "turn 4 of 9"),
+        ).fetchone()[0]
+    page = client.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert "Reviewing the game: turn 4 of 9" in page and 'role="status"' in page
+    assert "turn 4 of 9" in client.get(f"/g/{host.token}").get_data(as_text=True)
+    before = client.get(f"/g/{host.token}/live").get_json()["version"]
+    jobs.set_progress(int(job_id), "turn 5 of 9")
+    assert client.get(f"/g/{host.token}/live").get_json()["version"] != before  # the page refreshes
+
+
+def test_a_turn_shows_the_board_then(app: Flask) -> None:
+    client = app.test_client()
+    host = stored_game(ended=True)
+    start(client, host.token)
+    wait_done(host.game)
+    page = client.get(f"/g/{host.token}/review?turn=3").get_data(as_text=True)
+    assert "After turn 3: orange palisade a5|b5" in page
+    board = page[page.index('id="board"') :]
+    assert 'aria-label="the board after turn 3"' in board
+    assert 'data-slot="a5|b5"' in board  # the palisade of turn 3 stands
+    assert 'data-target="e3" data-player' not in board  # turn 4's warrior not yet
+    assert 'href="/g/' + host.token + '/positions/3"' in board  # the photo that shows it
+    for bad in ("0", "99", "x"):
+        answer = client.get(f"/g/{host.token}/review?turn={bad}")
+        assert answer.status_code == 404 and "There is no turn" in answer.get_data(as_text=True)
+
+
+def test_an_unknown_game_is_a_clear_404(app: Flask) -> None:
+    client = app.test_client()
+    for answer in (client.get("/g/no-such-game/review"), start(client, "no-such-game")):
+        assert answer.status_code == 404
+        assert "check the link" in answer.get_data(as_text=True)
+        assert "Traceback" not in answer.get_data(as_text=True)
+
+
+def test_the_chart_has_a_line_per_side_and_a_dot_per_marked_turn() -> None:
+    turns = [
+        {"index": 1, "mover": "orange", "move": "warrior c3 5", "chance_before": 0.5, "chance_after": 0.6,
+         "preferred": "warrior c3 5", "preferred_chance": 0.6, "loss": 0.0, "mark": ""},
+        {"index": 2, "mover": "blue", "move": "pass", "chance_before": 0.4, "chance_after": 0.1,
+         "preferred": "warrior d3 1", "preferred_chance": 0.45, "loss": 0.35, "mark": "blunder"},
+    ]  # fmt: skip
+    drawn = chart({"players": ["orange", "blue"], "turns": turns}, {"orange": "#ff8800", "blue": "#0000ff"})
+    assert [line.side for line in drawn.lines] == ["orange", "blue"]
+    orange = [tuple(map(float, p.split(","))) for p in drawn.lines[0].points.split()]
+    assert len(orange) == 3 and orange[0][1] > orange[1][1]  # from 50 % up to 60 %: higher on the chart
+    assert [(d.index, d.mark) for d in drawn.dots] == [(2, "blunder")]
+
+
+def test_a_game_with_an_irregularity_lists_it_and_says_where_the_review_stopped(app: Flask) -> None:
+    from webui import game_review
+
+    host = stored_game(ended=True)
+    record = Record.of_moves(GameState.new(("orange", "blue"), GOLD_VALUES), MOVES)
+    moved = Irregularity("warrior_moved", (Cell.parse("c3"), Cell.parse("c4")), (), "the warrior moved")
+    irregular = replace(record, events=(*record.events[:4], moved, *record.events[4:]))
+    shown = game_review.photographed(host.game)
+    photographed = replace(shown, record=irregular, irregularity_photos=(4,))
+    original = game_review.photographed
+    game_review.photographed = lambda game: photographed  # type: ignore[assignment]
+    try:
+        client = app.test_client()
+        start(client, host.token)
+        job = wait_done(host.game)
+    finally:
+        game_review.photographed = original  # type: ignore[assignment]
+    assert job.state == "done", job.message
+    page = client.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert "the review stops there, after turn 4 of 9" in page
+    assert "warrior moved</strong> on c3, c4" in page and f'href="/g/{host.token}/positions/4"' in page
