@@ -13,12 +13,16 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
+from engine.game import GameState
+from webui import store
 from webui.app import create_app
 
 DATABASE = os.environ.get("ARMADORA_TEST_DATABASE") or None
@@ -108,3 +112,23 @@ def wait_ready(log: Path, worker: subprocess.Popen[bytes], timeout: float = 60.0
             return
         time.sleep(0.2)
     raise RuntimeError(f"the worker did not start:\n{log.read_text(errors='replace')}")
+
+
+def game_of_photos(states: Sequence[GameState], *, ended: bool, revealed: bool = True) -> store.Viewer:
+    """The host of a game on the page with a confirmed photo of each of ``states``, its warriors
+    face down; with ``ended``, ended, and with ``revealed`` every value of the last entered (else
+    one)."""
+    host = store.create_game("armadora", states[-1].players, None)
+    for state in states:
+        position = state.to_position()
+        position = replace(position, warriors=tuple(w._replace(value=None) for w in position.warriors))
+        number = store.add_snapshot(host.game, store.Scanned("upload.jpg", "grid.jpg", {}, position))
+        store.confirm(host.game, number)
+    if ended:
+        store.end_game(host.game)
+        tokens = store.seat_tokens(host.game)
+        warriors = states[-1].to_position().warriors
+        for w in warriors if revealed else warriors[:1]:
+            viewer = store.Viewer(store.reload(host.game), tokens[w.player], w.player)
+            store.set_value(viewer, w.cell, w.value)
+    return host

@@ -47,22 +47,10 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 def stored_game(*, ended: bool, revealed: bool = True) -> store.Viewer:
     """A game with a confirmed photo after every turn of ``MOVES``; ended and, with ``revealed``, every
     value entered."""
-    host = store.create_game("armadora", ("orange", "blue"), None)
-    state = GameState.new(("orange", "blue"), GOLD_VALUES)
+    states = [GameState.new(("orange", "blue"), GOLD_VALUES)]
     for move in MOVES:
-        state = state.play(move)
-        position = state.to_position()
-        position = replace(position, warriors=tuple(w._replace(value=None) for w in position.warriors))
-        number = store.add_snapshot(host.game, store.Scanned("upload.jpg", "grid.jpg", {}, position))
-        store.confirm(host.game, number)
-    if ended:
-        store.end_game(host.game)
-        tokens = store.seat_tokens(host.game)
-        warriors = state.to_position().warriors
-        for w in warriors if revealed else warriors[:1]:
-            viewer = store.Viewer(store.reload(host.game), tokens[w.player], w.player)
-            store.set_value(viewer, w.cell, w.value)
-    return host
+        states.append(states[-1].play(move))
+    return stores.game_of_photos(states[1:], ended=ended, revealed=revealed)
 
 
 def csrf(client: FlaskClient) -> str:

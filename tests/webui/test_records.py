@@ -47,20 +47,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
 def stored_game(*, ended: bool) -> store.Viewer:
     """A game on the page with a confirmed photo after every turn; ended, with every value entered."""
-    host = store.create_game("armadora", ("orange", "blue"), None)
-    for state in photos():
-        position = state.to_position()
-        position = replace(position, warriors=tuple(w._replace(value=None) for w in position.warriors))
-        number = store.add_snapshot(host.game, store.Scanned("upload.jpg", "grid.jpg", {}, position))
-        store.confirm(host.game, number)
-    if ended:
-        store.end_game(host.game)
-        tokens = store.seat_tokens(host.game)
-        final = photos()[-1].to_position()
-        for w in final.warriors:
-            viewer = store.Viewer(store.reload(host.game), tokens[w.player], w.player)
-            store.set_value(viewer, w.cell, w.value)
-    return host
+    return stores.game_of_photos(photos(), ended=ended)
 
 
 def export(
