@@ -54,8 +54,8 @@ def seatings(names: Sequence[str], seats: int) -> list[tuple[str, ...]]:
 
 
 @cache
-def _player(name: str, kernel: str | None) -> Player:
-    return make_player(name, kernel)
+def _player(name: str, kernel: str | None, iterations: int | None = None) -> Player:
+    return make_player(name, kernel, iterations)
 
 
 def play_game(
@@ -65,12 +65,15 @@ def play_game(
     kernel: str | None = None,
     variant: str = "armadora",
     record: bool = False,
+    iterations: int | None = None,
 ) -> GameResult:
     """Play one game to the end; each player sees only its own values (and what its Mage saw).
 
     In the advanced game the seed also deals the characters, so that a seat-swapped pair
     swaps them too. A power and the action after it count as one turn. With ``record`` the
-    result holds the game's record, the values of face-down warriors at its reveal.
+    result holds the game's record, the values of face-down warriors at its reveal. With
+    ``iterations`` the searching players think that many iterations a move, not ``seconds``: the
+    game then depends on the seed alone.
     """
     colours = COLOURS[: len(seats)]
     rng = random.Random(seed)
@@ -84,7 +87,9 @@ def play_game(
     while not state.is_over:
         p = state.to_move
         start = time.perf_counter()
-        move = _player(seats[p], kernel).choose(Knowledge.of(state, colours[p]), seconds, streams[p])
+        move = _player(seats[p], kernel, iterations).choose(
+            Knowledge.of(state, colours[p]), seconds, streams[p]
+        )
         thinking[p] += time.perf_counter() - start
         state = state.play(move)
         moves.append(move)

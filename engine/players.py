@@ -44,15 +44,16 @@ class RandomPlayer:
 
     name = "random"
 
-    def __init__(self, kernel: str | None = None) -> None:
-        """No kernel needed: the rules' own move lists do."""
+    def __init__(self, kernel: str | None = None, iterations: int | None = None) -> None:
+        """No kernel needed: the rules' own move lists do; no time either."""
 
     def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         return random_move(view.state, rng)
 
 
 class _KernelPlayer:
-    def __init__(self, kernel: str | None = None) -> None:
+    def __init__(self, kernel: str | None = None, iterations: int | None = None) -> None:
+        self.iterations = iterations
         self.kernel = load(kernel)
         k = self.kernel
         self.work = k.ints(core.STATE_SIZE)
@@ -90,8 +91,8 @@ class GreedyPlayer(_KernelPlayer):
 
     name = "greedy"
 
-    def __init__(self, kernel: str | None = None) -> None:
-        super().__init__(kernel)
+    def __init__(self, kernel: str | None = None, iterations: int | None = None) -> None:
+        super().__init__(kernel, iterations)
         self.dets = self.kernel.ints(GREEDY_DRAWS * core.STATE_SIZE)
         self.out = self.kernel.ints(3)
 
@@ -110,7 +111,8 @@ class GreedyPlayer(_KernelPlayer):
 
 class PimcPlayer(_KernelPlayer):
     """Determinized flat Monte Carlo: every warrior (cell and value), single palisade and pass in
-    turn, each tried on fresh draws of the hidden values and played out; the best mean wins."""
+    turn, each tried on fresh draws of the hidden values and played out; the best mean wins. With
+    ``iterations``, that many playouts a move whatever the time."""
 
     name = "pimc"
 
@@ -132,6 +134,11 @@ class PimcPlayer(_KernelPlayer):
                 self.rew, chunk,
             )  # fmt: skip
             done += chunk
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+                chunk = min(chunk * 2, self.iterations - done)
+                continue
             now = time.perf_counter()
             left = deadline - now
             if left <= 0:
@@ -142,16 +149,21 @@ class PimcPlayer(_KernelPlayer):
 
 
 class IsmctsPlayer:
-    """Information Set MCTS (engine.search) in this process, for the time given."""
+    """Information Set MCTS (engine.search) in this process, for the time given; with ``iterations``,
+    that many a move whatever the time (the same move from the same seed on any machine)."""
 
     name = "ismcts"
     powers = True
 
-    def __init__(self, kernel: str | None = None) -> None:
+    def __init__(self, kernel: str | None = None, iterations: int | None = None) -> None:
         self.kernel = kernel
+        self.iterations = iterations
 
     def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
-        return suggest(view, seconds, seed=rng.getrandbits(31), kernel=self.kernel, powers=self.powers).move
+        seed = rng.getrandbits(31)
+        return suggest(
+            view, seconds, iterations=self.iterations, seed=seed, kernel=self.kernel, powers=self.powers
+        ).move
 
 
 class NoPowerIsmctsPlayer(IsmctsPlayer):
@@ -170,8 +182,10 @@ PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[PimcPlayer] | 
 }
 
 
-def make_player(name: str, kernel: str | None = None) -> Player:
-    """A player by name; ValueError naming the players there are otherwise."""
+def make_player(name: str, kernel: str | None = None, iterations: int | None = None) -> Player:
+    """A player by name; ValueError naming the players there are otherwise. With ``iterations`` the
+    searching players (pimc, ismcts) think for that many iterations a move rather than for the time
+    their ``choose`` is given: their moves then depend on the seed alone."""
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
-    return PLAYERS[name](kernel)
+    return PLAYERS[name](kernel, iterations)

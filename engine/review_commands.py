@@ -55,6 +55,8 @@ def register(subparsers: Any) -> None:
 
 def register_bench(bench_subparsers: Any) -> None:
     """Add ``review`` to the subparsers of ``armadora bench``."""
+    from engine.blunders import PLAY_ITERATIONS
+
     p = bench_subparsers.add_parser(
         "review",
         help="the review's time on records, and whether it finds planted blunders",
@@ -68,8 +70,9 @@ def register_bench(bench_subparsers: Any) -> None:
     )
     p.add_argument("--planted", type=int, default=0, metavar="N", help="planted games to review (default 0)")
     p.add_argument(
-        "--time", type=float, default=0.05, metavar="S",
-        help="seconds a move of the players of the planted games (default 0.05)",
+        "--play-iterations", type=_positive, default=PLAY_ITERATIONS, metavar="N",
+        help=f"search iterations a move of the players of the planted games (default {PLAY_ITERATIONS}: "
+        "the games depend on the seed alone)",
     )  # fmt: skip
     p.add_argument(
         "--players", default="ismcts,ismcts", metavar="A,B",
@@ -153,7 +156,7 @@ def _bench_planted(args: argparse.Namespace, budget: Any) -> int:
     def progress(_found: int, games: int) -> None:
         tried[0] = games
 
-    for plant in planted_games(args.planted, seats, args.time, budget, progress=progress):
+    for plant in planted_games(args.planted, seats, args.play_iterations, budget, progress=progress):
         found += 1
         worst = review(plant.record, budget).worst
         hit = worst is not None and worst.index == plant.index

@@ -8,7 +8,16 @@ from dataclasses import replace
 import pytest
 
 from engine.arena import play_game
-from engine.blunders import CHANCES, MAX_CELLS, MIN_DROP, can_win, gold_in, planted_games, walling_builds
+from engine.blunders import (
+    CHANCES,
+    MAX_CELLS,
+    MIN_DROP,
+    PLAY_ITERATIONS,
+    can_win,
+    gold_in,
+    planted_games,
+    walling_builds,
+)
 from engine.game import Build, GameState, Move, Pass
 from engine.record import Irregularity, Record, dumps, parse
 from engine.review import MARKS, Budget, mark, review, steps, table
@@ -105,7 +114,7 @@ def test_progress_is_told_after_every_turn() -> None:
 
 def test_a_planted_blunder_is_as_documented() -> None:
     budget = replace(SMALL, playouts=1000)
-    plants = list(planted_games(2, ("greedy", "greedy"), 0.0, budget, max_games=40))
+    plants = list(planted_games(2, ("greedy", "greedy"), 1, budget, max_games=40))
     assert plants, "no planted blunder in 40 games"
     for plant in plants:
         todo, _ = steps(plant.record)
@@ -136,13 +145,25 @@ def test_a_planted_blunder_is_the_turn_the_review_marks_worst() -> None:
     """In 9 of 10 games where a side walled its own gold off on purpose, the review marks that turn worst
     (on games of the search against itself; half the review's playouts, to keep the test to minutes:
     ``armadora bench review --planted 10`` measures it with the whole budget). The games are searched
-    for a time a move, so a loaded machine plays other games: a long run, by hand or in the
-    background, like the renders and fits."""
+    for a fixed count of iterations a move (:data:`engine.blunders.PLAY_ITERATIONS`), so they, their
+    plants and the reviews depend on the seeds alone, not on the machine's load; still a long run,
+    by hand or in the background, like the renders and fits."""
     budget = Budget(playouts=1500, iterations=2000)
-    plants = list(planted_games(10, ("ismcts", "ismcts"), 0.05, budget, max_games=200))
+    plants = list(planted_games(10, ("ismcts", "ismcts"), PLAY_ITERATIONS, budget, max_games=200))
     assert len(plants) == 10
     hits = 0
     for plant in plants:
         worst = review(plant.record, budget).worst
         hits += worst is not None and worst.index == plant.index
     assert hits >= 9
+
+
+def test_the_planted_games_depend_on_the_seed_alone() -> None:
+    """The planted games' players think a fixed count of iterations a move, not a time: the same seeds
+    give the same games and plants however loaded the machine (here with a small count)."""
+    first = play_game(("ismcts", "ismcts"), 5, 0.0, record=True, iterations=40)
+    again = play_game(("ismcts", "ismcts"), 5, 10.0, record=True, iterations=40)  # the time is not used
+    assert first.record == again.record
+    budget = Budget(playouts=200, iterations=50)
+    plants = [list(planted_games(1, ("ismcts", "ismcts"), 40, budget, max_games=4)) for _ in range(2)]
+    assert plants[0] and plants[0] == plants[1]
