@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -103,27 +103,77 @@ class Turn:
         return f"{self.player} {power}{self.action}{note}"
 
 
+#: The irregularities a replay goes on past: what each did to the board is in its kind and cells
+#: (``docs/record.md``). The board is as the line says, the turn order resumes at the next turn's player.
+RESUMABLE = frozenset({"warrior_moved", "warrior_gone", "palisade_removed", "gold_changed", "double_turn"})
+#: The word at the end of an irregularity's note that says the players kept it (else it is to settle).
+KEPT, TO_SETTLE = "kept", "to settle"
+
+
 @dataclass(frozen=True)
 class Irregularity:
-    """A change between two photos that no legal turns explain, kept as the players chose to keep it.
+    """A change between two photos that no legal turns explain: kept by the players (``kept``), or
+    still to settle (to fix the reading, or to keep).
 
     ``kind`` is a word such as ``warrior_moved``, ``palisade_removed`` or ``double_turn``; the cells
-    and palisades involved follow, then what happened in words.
+    and palisades involved follow, then what happened in words, then whether it was kept.
 
-    >>> str(Irregularity("warrior_moved", (Cell(2, 2), Cell(2, 3)), (), "the orange warrior moved"))
-    '! warrior_moved c3 d3 {the orange warrior moved}'
+    >>> from engine.position import Warrior
+    >>> moved = Irregularity("warrior_moved", (Cell(2, 2), Cell(2, 3)), (), "the orange warrior moved")
+    >>> print(moved, replace(moved, kept=True), sep="\\n")
+    ! warrior_moved c3 d3 {the orange warrior moved; to settle}
+    ! warrior_moved c3 d3 {the orange warrior moved; kept}
+    >>> board = Position(("orange", "blue"), warriors=(Warrior(Cell(2, 2), "orange", 4),))
+    >>> [w.cell.name for w in moved.edit(board).warriors]
+    ['d3']
     """
 
     kind: str
     cells: tuple[Cell, ...] = ()
     slots: tuple[Slot, ...] = ()
     message: str = ""
+    kept: bool = False
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The cells, then the palisades, by name: with the kind and the photo, what tells it apart."""
+        return tuple(cell.name for cell in self.cells) + tuple(slot.name for slot in self.slots)
+
+    @property
+    def resumable(self) -> bool:
+        """Whether a replay goes on past it (:data:`RESUMABLE`)."""
+        return self.kind in RESUMABLE
+
+    def edit(self, position: Position) -> Position:
+        """The board after this change: a warrior moved from the first cell to the second, warriors
+        gone, palisades taken away; the other kinds leave the board as it is (the gold is the
+        header's, the latest read). RecordError where the board does not hold what the line names."""
+        cells = self.cells
+        if self.kind == "warrior_moved":
+            here, there = cells
+            w = position.warrior_at(here)
+            if w is None:
+                raise RecordError(f"no warrior on {here.name} to have moved")
+            if position.warrior_at(there) is not None:
+                raise RecordError(f"the warrior on {here.name} cannot have moved to {there.name}: taken")
+            warriors = tuple(w._replace(cell=there) if x.cell == here else x for x in position.warriors)
+            return replace(position, warriors=warriors)
+        if self.kind == "warrior_gone":
+            missing = [c.name for c in cells if position.warrior_at(c) is None]
+            if missing:
+                raise RecordError(f"no warrior on {', '.join(missing)} to be gone")
+            return replace(position, warriors=tuple(w for w in position.warriors if w.cell not in cells))
+        if self.kind == "palisade_removed":
+            missing = [s.name for s in self.slots if s not in position.palisades]
+            if missing:
+                raise RecordError(f"no palisade {', '.join(missing)} to be taken away")
+            return replace(position, palisades=position.palisades - frozenset(self.slots))
+        return position
 
     def __str__(self) -> str:
-        names = [cell.name for cell in self.cells] + [slot.name for slot in self.slots]
-        where = "".join(f" {name}" for name in names)
-        note = f" {{{_braced(self.message)}}}" if self.message else ""
-        return f"! {self.kind}{where}{note}"
+        where = "".join(f" {name}" for name in self.names)
+        note = "; ".join(x for x in (_braced(self.message), KEPT if self.kept else TO_SETTLE) if x)
+        return f"! {self.kind}{where} {{{note}}}"
 
 
 Event = Turn | Irregularity
@@ -260,10 +310,19 @@ class Record:
         return out
 
     def final_state(self) -> GameState:
-        """The game after every move of the record, every value known; RecordError where it cannot be."""
-        self.moves()  # every value known, no irregularity
+        """The game after every turn of the record, every value known, past the irregularities a replay
+        goes on past; RecordError where it cannot be (a value or gold pile not known, an irregularity
+        it cannot go past)."""
         self.start()  # every gold value known
-        return _replay(self, {}).state
+        values = dict(self.reveal)
+        for turn in self.turns:
+            if isinstance(turn.action, HiddenWarrior) and turn.action.cell not in values:
+                cell = turn.action.cell.name
+                raise RecordError(f"the value of {turn.player}'s warrior on {cell} is not known")
+        view, stopped = _replay(self, {})
+        if stopped is not None:
+            raise RecordError(f"the replay stops at the irregularity {stopped}")
+        return view.state
 
     @cached_property
     def result(self) -> Result | None:
@@ -276,8 +335,9 @@ class Record:
 
     def replay(self) -> Knowledge:
         """The game as it stands after the record's turns, seen by nobody in particular (values the
-        record gives are known, the others are stand-ins); RecordError naming the turn at fault."""
-        return _replay(self, {})
+        record gives are known, the others are stand-ins), past the irregularities a replay goes on
+        past and up to the first other one; RecordError naming the turn at fault."""
+        return _replay(self, {})[0]
 
 
 def stand_in_gold(gold: Sequence[Gold], variant: str) -> list[int]:
@@ -297,8 +357,10 @@ def stand_in_gold(gold: Sequence[Gold], variant: str) -> list[int]:
     return [g.value if g.value is not None else left.pop() for g in gold]
 
 
-def _replay(record: Record, lines: dict[int, int]) -> Knowledge:
-    """Replay the turns, up to the first irregularity; ``lines`` maps event index to line number."""
+def _replay(record: Record, lines: dict[int, int]) -> tuple[Knowledge, Irregularity | None]:
+    """Replay the turns, past the irregularities a replay goes on past (:data:`RESUMABLE`), up to the
+    first other one: the game then, and that irregularity (None where the replay reached the end).
+    ``lines`` maps event index to line number."""
     where = _line_of(lines, -1)
     try:
         gold_values = stand_in_gold(record.gold, record.variant)
@@ -310,9 +372,15 @@ def _replay(record: Record, lines: dict[int, int]) -> Knowledge:
     view = Knowledge(state, 0)
     values = dict(record.reveal)
     for n, event in enumerate(record.events):
-        if isinstance(event, Irregularity):
-            break
         where = _line_of(lines, n)
+        if isinstance(event, Irregularity):
+            if not event.resumable:
+                return view, event
+            try:
+                view = _resume_view(view, event, next_player(record.events, n))
+            except RecordError as err:
+                raise RecordError(f"{where}{err}") from None
+            continue
         if view.state.is_over:
             raise RecordError(f"{where}the game is over: everyone has passed")
         if event.player != view.state.player:
@@ -323,7 +391,71 @@ def _replay(record: Record, lines: dict[int, int]) -> Knowledge:
             view = step(view, event.action, values)
         except (IllegalMove, KnowledgeError) as err:
             raise RecordError(f"{where}{err}") from None
-    return view
+    return view, None
+
+
+def next_player(events: Sequence[Event], n: int) -> str | None:
+    """The player of the first turn after event ``n``; None where no turn follows."""
+    return next((e.player for e in events[n + 1 :] if isinstance(e, Turn)), None)
+
+
+def resume(state: GameState, irregularity: Irregularity, player: str | None) -> GameState:
+    """The game after an irregularity a replay goes on past: the board as its line says
+    (:meth:`Irregularity.edit`; a warrior gone goes back to its player's supply), and ``player``
+    (the next turn line's; None: whoever was) to move, back in if they had passed. RecordError where
+    no game holds that board.
+
+    >>> start = GameState.new(("orange", "blue"), GOLD_VALUES).play(PlaceWarrior(Cell(2, 2), 5))
+    >>> gone = resume(start, Irregularity("warrior_gone", (Cell(2, 2),)), "orange")
+    >>> gone.warriors[Cell(2, 2).number], gone.player, gone.supplies[0] == start.supplies[1]
+    (None, 'orange', True)
+    """
+    position = irregularity.edit(state.to_position())
+    passed = [c for k, c in enumerate(state.players) if state.passed >> k & 1 and c != player]
+    try:
+        after = GameState.from_position(position, player or state.player, passed)
+    except ValueError as err:
+        raise RecordError(str(err)) from None
+    after.seen = state.seen
+    return after
+
+
+def _resume_view(view: Knowledge, irregularity: Irregularity, player: str | None) -> Knowledge:
+    """:func:`resume` on a view of the game: a value known goes with its warrior."""
+    known = view.known
+    if irregularity.kind == "warrior_moved":
+        here, there = irregularity.cells
+        known = (known & ~here.bit) | (there.bit if known & here.bit else 0)
+    elif irregularity.kind == "warrior_gone":
+        known &= ~sum(cell.bit for cell in irregularity.cells)
+    return Knowledge(resume(view.state, irregularity, player), known)
+
+
+def whereabouts(events: Sequence[Event]) -> dict[int, tuple[Cell, Cell | None]]:
+    """Where each face-down warrior a turn line leaves hidden was placed and where it ends up, by the
+    turn's event index: the cell it stands on after every irregularity that moves one, None once one
+    says it is gone.
+
+    >>> c3, d3 = Cell(2, 2), Cell(2, 3)
+    >>> whereabouts([Turn("orange", HiddenWarrior(c3)), Irregularity("warrior_moved", (c3, d3))])
+    {0: (Cell(row=2, col=2), Cell(row=2, col=3))}
+    """
+    on: dict[Cell, int] = {}
+    out: dict[int, tuple[Cell, Cell | None]] = {}
+    for n, event in enumerate(events):
+        if isinstance(event, Turn) and isinstance(event.action, HiddenWarrior):
+            on[event.action.cell] = n
+            out[n] = (event.action.cell, event.action.cell)
+        elif isinstance(event, Irregularity) and event.kind in ("warrior_moved", "warrior_gone"):
+            moved = event.kind == "warrior_moved"
+            for cell in event.cells[:1] if moved else event.cells:
+                if cell in on:
+                    k = on.pop(cell)
+                    end = event.cells[1] if moved else None
+                    out[k] = (out[k][0], end)
+                    if end is not None:
+                        on[end] = k
+    return out
 
 
 def step(view: Knowledge, move: Move | HiddenWarrior, values: Mapping[Cell, int]) -> Knowledge:
@@ -454,8 +586,8 @@ def parse(text: str) -> Record:
         raise
     revealed = tuple(sorted(reveal.items(), key=lambda item: item[0].number))
     record = Record(variant, players, gold, characters, date, tuple(events), revealed)
-    view = _replay(record, event_lines)
-    complete = not record.irregularities and all(cell in reveal for cell in owners)
+    view, stopped = _replay(record, event_lines)
+    complete = stopped is None and all(cell in reveal for cell in owners)
     if complete and all(g.value is not None for g in gold) and view.state.is_over:
         # The replay was the whole game with every value: its scoring is the record's result.
         record.__dict__["result"] = Result.of(view.state.score())
@@ -607,6 +739,18 @@ def _power_text(power: Power) -> str:
     return str(power).removeprefix("power ")
 
 
+#: How many cells and palisades each kind the replay goes on past names: (cells, palisades), None for
+#: one or more.
+_SHAPES: dict[str, tuple[int | None, int]] = {
+    "warrior_moved": (2, 0), "warrior_gone": (None, 0), "palisade_removed": (0, -1),
+}  # fmt: skip
+_SHAPE_WORDS = {
+    "warrior_moved": "the cell the warrior left, then the one it stands on",
+    "warrior_gone": "the cells of the warriors gone, and no palisade",
+    "palisade_removed": "the palisades taken away, and no cell",
+}
+
+
 def _irregularity(n: int, line: str) -> Irregularity:
     match = _IRREGULAR.match(line)
     if match is None:
@@ -617,7 +761,29 @@ def _irregularity(n: int, line: str) -> Irregularity:
             cells.append(_cell(n, word))
         else:
             slots.append(_slot(n, word))
-    return Irregularity(match[1], tuple(cells), tuple(slots), match[3] or "")
+    kind = match[1]
+    if kind in _SHAPES:
+        want_cells, want_slots = _SHAPES[kind]
+        ok_cells = len(cells) >= 1 if want_cells is None else len(cells) == want_cells
+        ok_slots = len(slots) >= 1 if want_slots < 0 else len(slots) == want_slots
+        if not (ok_cells and ok_slots):
+            raise RecordError(f"line {n}: {kind} names {_SHAPE_WORDS[kind]}")
+    message, kept = _settled(match[3] or "")
+    return Irregularity(kind, tuple(cells), tuple(slots), message, kept)
+
+
+def _settled(note: str) -> tuple[str, bool]:
+    """An irregularity's note without its last word on whether it was kept, and that word's answer.
+
+    >>> _settled("the warrior moved; kept"), _settled("to settle"), _settled("moved")
+    (('the warrior moved', True), ('', False), ('moved', False))
+    """
+    for word, kept in ((KEPT, True), (TO_SETTLE, False)):
+        if note == word:
+            return "", kept
+        if note.endswith(f"; {word}"):
+            return note.removesuffix(f"; {word}"), kept
+    return note, False
 
 
 def _pair(n: int, word: str, low: int, high: int) -> tuple[Cell, int]:

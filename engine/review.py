@@ -46,7 +46,7 @@ from engine.kernel import Kernel, load
 from engine.kernel_core import S_ME, SCRATCH_SIZE, STATE_SIZE
 from engine.knowledge import Knowledge
 from engine.position import sides_of
-from engine.record import HiddenWarrior, Irregularity, Record, RecordError
+from engine.record import HiddenWarrior, Irregularity, Record, RecordError, next_player, resume, whereabouts
 from engine.search import suggest
 
 #: The marks, from the largest loss down: a turn whose loss is at least the figure gets the mark.
@@ -102,14 +102,16 @@ class TurnReview:
 
 @dataclass(frozen=True)
 class Review:
-    """A game reviewed: its turns in order, how many the record holds, and the irregularity the
-    review stopped at (the turns after one are no legal game: they are not reviewed)."""
+    """A game reviewed: its turns in order, how many the record holds, the irregularities kept that it
+    went on past (each after the number of turns before it), and the irregularity it stopped at (one
+    still to settle, or one a replay cannot go past: the turns after it are not reviewed)."""
 
     turns: tuple[TurnReview, ...]
     total: int
     players: tuple[str, ...] = ()
     irregularity: Irregularity | None = None
     budget: Budget = field(default_factory=Budget)
+    kept: tuple[tuple[int, Irregularity], ...] = ()
 
     @property
     def cut(self) -> bool:
@@ -123,21 +125,43 @@ class Review:
         return max(costly, key=lambda t: t.loss) if costly else None
 
     def to_json(self) -> dict[str, Any]:
-        irregular = self.irregularity
         return {
             "players": list(self.players),
             "total": self.total,
             "turns": [t.to_json() for t in self.turns],
             "worst": None if self.worst is None else self.worst.index,
-            "irregularity": None if irregular is None else {
-                "kind": irregular.kind,
-                "cells": [c.name for c in irregular.cells] + [s.name for s in irregular.slots],
-                "message": irregular.message,
-                "text": str(irregular),
-            },
+            "irregularity": None if self.irregularity is None
+            else {**irregularity_json(self.irregularity), "why": stop_reason(self.irregularity)},
+            "kept": [{"after": after, **irregularity_json(i)} for after, i in self.kept],
             "budget": {"playouts": self.budget.playouts, "iterations": self.budget.iterations,
                        "candidates": self.budget.candidates, "seed": self.budget.seed},
         }  # fmt: skip
+
+
+def irregularity_json(irregularity: Irregularity) -> dict[str, Any]:
+    """An irregularity as the review's JSON gives it."""
+    return {
+        "kind": irregularity.kind, "cells": list(irregularity.names), "message": irregularity.message,
+        "kept": irregularity.kept, "text": str(irregularity),
+    }  # fmt: skip
+
+
+def stop_reason(irregularity: Irregularity) -> str:
+    """Why the review stopped at an irregularity, in words.
+
+    >>> from engine.record import Irregularity
+    >>> stop_reason(Irregularity("warrior_gone"))
+    'it is still to settle: keep it, or fix the reading of its photo'
+    >>> stop_reason(Irregularity("unexplained", kept=True))
+    'the record cannot say the board after an unexplained change'
+    """
+    if not irregularity.kept:
+        return "it is still to settle: keep it, or fix the reading of its photo"
+    return f"the record cannot say the board after {_a(irregularity.kind.replace('_', ' '))} change"
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def mark(loss: float) -> str:
@@ -152,12 +176,14 @@ def mark(loss: float) -> str:
 @dataclass(frozen=True)
 class Step:
     """A turn of the record as the review replays it: the state before, the power and the action,
-    every value filled in."""
+    every value filled in, and the irregularities kept just before it (the state before is the
+    board they made)."""
 
     index: int
     before: GameState
     power: Power | None
     action: Move
+    kept: tuple[Irregularity, ...] = ()  # the irregularities kept just before the turn
 
     @property
     def after(self) -> GameState:
@@ -176,29 +202,49 @@ def move_text(power: Power | None, action: Move | None) -> str:
 
 
 def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
-    """The record's turns up to its first irregularity, each with the state before it, and that
-    irregularity (None for a record without). RecordError where a value is not known (a face-down
-    warrior the reveal does not give, a gold pile) or a turn is illegal."""
+    """The record's turns, each with the state before it, past the irregularities the players kept
+    that a replay goes on past (:data:`engine.record.RESUMABLE`: each turn carries those just before
+    it), up to the first other one; and that irregularity (None where the turns reach the end).
+
+    A face-down warrior whose value the reveal does not give is refused (RecordError: a game is
+    reviewed after the reveal), but for one an irregularity later says is gone: nobody entered its
+    value, so its turn takes the lowest value its player had left. RecordError too where a gold
+    value is not known or a turn is illegal.
+    """
     state = record.start()
     values = dict(record.reveal)
+    ends = whereabouts(record.events)
     out: list[Step] = []
-    for event in record.events:
+    kept: list[Irregularity] = []
+    for n, event in enumerate(record.events):
         if isinstance(event, Irregularity):
-            return out, event
+            if not (event.kept and event.resumable):
+                return out, event
+            try:
+                state = resume(state, event, next_player(record.events, n))
+            except RecordError as err:
+                raise RecordError(f"after turn {len(out)}: {event}: {err}") from None
+            kept.append(event)
+            continue
         action = event.action
         if isinstance(action, HiddenWarrior):
-            if action.cell not in values:
+            value = values.get(action.cell)
+            if value is None and ends[n][1] is None:
+                hand = (state if event.power is None else state.play(event.power)).supplies[state.to_move]
+                value = next((v for v in range(1, 6) if hand[v - 1]), None)
+            if value is None:
                 raise RecordError(
                     f"the value of {event.player}'s warrior on {action.cell.name} is not known: "
                     "a game is reviewed after the reveal"
                 )
-            action = PlaceWarrior(action.cell, values[action.cell])
-        step = Step(len(out) + 1, state, event.power, action)
+            action = PlaceWarrior(action.cell, value)
+        step = Step(len(out) + 1, state, event.power, action, tuple(kept))
         try:
             state = step.after
         except IllegalMove as err:
             raise RecordError(f"turn {step.index}: {err}") from None
         out.append(step)
+        kept = []
     return out, None
 
 
@@ -253,7 +299,8 @@ def review(
     progress: Progress | None = None,
     lock: AbstractContextManager[Any] | None = None,
 ) -> Review:
-    """Review every turn of a record whose values are all known, up to its first irregularity.
+    """Review every turn of a record whose values are all known, past the irregularities kept that a
+    replay goes on past, up to the first other irregularity (:func:`steps`).
 
     ``progress(k, n)`` is called after each of the ``n`` turns reviewed. ``lock`` is held around
     each search (the search's arrays are one per process: a server's threads take turns).
@@ -267,7 +314,8 @@ def review(
         out.append(review_turn(step, judge, lock or nullcontext()))
         if progress is not None:
             progress(len(out), len(todo))
-    return Review(tuple(out), len(record.turns), record.players, irregular, budget)
+    kept = tuple((step.index - 1, i) for step in todo for i in step.kept)
+    return Review(tuple(out), len(record.turns), record.players, irregular, budget, kept)
 
 
 def turn_seed(budget: Budget, index: int) -> int:
@@ -332,9 +380,11 @@ def table(r: Review) -> str:
         else f"the worst turn: {worst.index}. {worst.mover} {worst.move}, {100 * worst.loss:.1f} points "
         f"(the engine prefers {worst.preferred})"
     )  # fmt: skip
+    for after, irregularity in r.kept:
+        lines.append(f"after turn {after}, kept and gone on past: {irregularity}")
     if r.irregularity is not None:
         lines.append(
             f"reviewed up to turn {len(r.turns)} of {r.total}: the record notes an irregularity there, "
-            f"{r.irregularity}"
+            f"{r.irregularity} ({stop_reason(r.irregularity)})"
         )
     return "\n".join(lines)

@@ -17,7 +17,7 @@ moved or gone, a palisade taken away, a player who played twice) is an
 (['orange warrior c3', 'blue warrior d3'], (True,))
 >>> moved = replace(second, warriors=(Warrior(Cell(2, 2), "orange", None), Warrior(Cell(2, 4), "blue", None)))
 >>> [str(i) for i in infer([first, second, moved]).irregularities]
-['! warrior_moved d3 e3 {the blue warrior on d3 stands on e3 now}']
+['! warrior_moved d3 e3 {the blue warrior on d3 stands on e3 now; to settle}']
 
 Who placed a palisade no photo shows, nor when a pass came: where several orders fit, the turn
 says so.
@@ -48,7 +48,17 @@ from engine.game import (
 )
 from engine.knowledge import Knowledge, KnowledgeError
 from engine.position import Gold, Position, Warrior
-from engine.record import Action, Event, HiddenWarrior, Irregularity, Record, Turn, stand_in_gold, step
+from engine.record import (
+    Action,
+    Event,
+    HiddenWarrior,
+    Irregularity,
+    Record,
+    Turn,
+    stand_in_gold,
+    step,
+    whereabouts,
+)
 
 #: How many moves the search of one gap between photos may try before it settles for what it found.
 BUDGET = 20_000
@@ -95,18 +105,19 @@ class Inference:
         """The game's record: each gap's irregularities, then its turns; ``reveal`` the values of
         face-down warriors, once known."""
         last = self.positions[-1]
-        owners = {t.action.cell for t in self.turns if isinstance(t.action, HiddenWarrior)}
-        revealed = tuple(
-            sorted(((c, v) for c, v in (reveal or {}).items() if c in owners), key=lambda x: x[0].number)
-        )
+        events = tuple(_events(self.gaps))
+        values = reveal or {}
+        # The values are entered on the last board: a warrior that moved is revealed under its turn's cell.
+        ends = whereabouts(events).values()
+        hidden = {placed: values[end] for placed, end in ends if end is not None and end in values}
         return Record(
             last.variant,
             last.players,
             _gold(self.positions),
             tuple(str(c) for c in last.characters),
             date,
-            tuple(_events(self.gaps)),
-            revealed,
+            events,
+            tuple(sorted(hidden.items(), key=lambda x: x[0].number)),
         )
 
 
@@ -620,29 +631,26 @@ def _same(there: Warrior | None, w: Warrior) -> Warrior | None:
 
 
 def _edited(before: Position, after: Position) -> Position:
-    """The earlier photo with the irregular changes made: what the turns then build on. A warrior
-    moved stands where it went, one changed is as the later photo shows it, tokens taken away are
-    gone; new tokens stay new."""
-    new = {w.cell: w for w in after.warriors if before.warrior_at(w.cell) is None}
+    """The earlier photo with the irregular changes made: what the turns then build on. The changes a
+    record's line says (a warrior moved or gone, a palisade taken away: :meth:`Irregularity.edit`,
+    which a replay of the record makes too), then those it leaves to the photos: a warrior changed
+    is as the later photo shows it, tokens taken away are gone, the gold is as read now; new tokens
+    stay new."""
+    edited = before
+    for irregularity in _irregularities(before, after):
+        edited = irregularity.edit(edited)
     kept: list[Warrior] = []
-    for w in before.warriors:
+    for w in edited.warriors:
         there = after.warrior_at(w.cell)
-        if there is None:
-            moved = next((x for x in new.values() if x.player == w.player), None)
-            if moved is not None:
-                del new[moved.cell]
-                kept.append(moved)
-        elif there.player != w.player:
-            kept.append(there)
+        if there is None or there.player != w.player:
+            kept.append(there or w)
         else:
             kept.append(
                 there._replace(
                     arrows=min(w.arrows, there.arrows), reinforced=w.reinforced and there.reinforced
                 )
             )
-    return replace(
-        before, warriors=tuple(kept), palisades=before.palisades & after.palisades, gold=after.gold
-    )
+    return replace(edited, warriors=tuple(kept), gold=after.gold)
 
 
 def _new_pieces(before: Position, after: Position) -> _Pieces:

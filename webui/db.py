@@ -224,7 +224,8 @@ def connect(config: Any, pooled: bool = False) -> Database:
 
 
 #: Columns added to tables after their first release, with their definitions in ``schema.sql``:
-#: a data folder made before them gets them on the next start.
+#: a data folder made before them gets them on the next start (a table added later, such as
+#: ``kept_irregularities``, is made by the schema's ``CREATE TABLE IF NOT EXISTS``, in both stores).
 ADDED_COLUMNS = {
     "games": {"characters": "TEXT"},
     "positions": {
@@ -234,6 +235,7 @@ ADDED_COLUMNS = {
         "outline": "TEXT NOT NULL DEFAULT '{}'",
         "colours_seen": "TEXT NOT NULL DEFAULT '{}'",
         "history": """TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}'""",
+        "fixing": "TEXT",
     },
     "jobs": {"progress": "TEXT NOT NULL DEFAULT ''"},
 }

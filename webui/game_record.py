@@ -2,14 +2,17 @@
 
 The turns come from :func:`engine.turns.infer`; the values of the face-down warriors join the
 record only once the reveal has shown them to everyone (:mod:`webui.visibility`), so a record
-downloaded during the game tells nobody anything the board does not.
+downloaded during the game tells nobody anything the board does not. The record is made again
+from the photos whenever it is asked for: a reading fixed changes it at once. An irregularity
+the players kept (:func:`webui.store.keep_irregularity`, known by :func:`key`) is noted kept,
+the others to settle.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.record import Record, dumps
+from engine.record import Event, Irregularity, Record, dumps
 from engine.turns import infer
 from webui import store
 from webui.powers import with_tokens
@@ -24,6 +27,37 @@ class Photographed:
     record: Record
     turn_photos: tuple[int, ...]
     irregularity_photos: tuple[int, ...]
+
+    @property
+    def noted(self) -> tuple[tuple[Irregularity, int], ...]:
+        """Each irregularity of the record with the photo that shows it."""
+        return tuple(zip(self.record.irregularities, self.irregularity_photos, strict=True))
+
+    def shows_irregularity(self, photo: int) -> bool:
+        """Whether the photo of this number shows an irregularity: the one reason a confirmed photo
+        may still change (its reading fixed)."""
+        return photo in self.irregularity_photos
+
+
+def key(irregularity: Irregularity, photo: int) -> tuple[int, str, str]:
+    """What tells an irregularity of a game apart, and keeps it known while the photos show it: the
+    photo, the kind and the cells by name.
+
+    >>> from engine.board import Cell
+    >>> key(Irregularity("warrior_moved", (Cell(2, 2), Cell(2, 3))), 4)
+    (4, 'warrior_moved', 'c3 d3')
+    """
+    return photo, irregularity.kind, " ".join(irregularity.names)
+
+
+def _with_kept(record: Record, photos: tuple[int, ...], kept: frozenset[tuple[int, str, str]]) -> Record:
+    """The record with the irregularities the players kept noted so."""
+    shown = iter(photos)
+    events: list[Event] = [
+        replace(e, kept=key(e, next(shown)) in kept) if isinstance(e, Irregularity) else e
+        for e in record.events
+    ]
+    return replace(record, events=tuple(events))
 
 
 def game_record(game: store.Game) -> Record:
@@ -49,7 +83,10 @@ def photographed(game: store.Game) -> Photographed:
     shows = [confirmed[min(gap.number, len(confirmed)) - 1].number for gap in inference.gaps]
     turns = tuple(n for n, gap in zip(shows, inference.gaps, strict=True) for _ in gap.turns)
     irregular = tuple(n for n, gap in zip(shows, inference.gaps, strict=True) for _ in gap.irregularities)
-    return Photographed(inference.record(date=game.created, reveal=reveal), turns, irregular)
+    record = _with_kept(
+        inference.record(date=game.created, reveal=reveal), irregular, store.kept_irregularities(game)
+    )
+    return Photographed(record, turns, irregular)
 
 
 def record_text(game: store.Game) -> str:

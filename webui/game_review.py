@@ -7,6 +7,12 @@ far it has come. The embedded server runs it in a thread of its own, the scaled 
 The page shows that progress while it runs, then a chart of the win probability across the
 game (SVG drawn here), the turns with their marks, each a link to the board after it, and the
 irregularities the photos showed, with a link to the photo that shows each.
+
+Each irregularity is settled here: *Keep it* (the players accept it: :func:`webui.store.keep_irregularity`;
+the record notes it kept, and the review goes on past it where the record can say the board after
+it), or *Fix the reading*, which opens its photo's correction even after the end (only a photo that
+shows an irregularity: the others stay locked). Either changes the record, made again from the
+photos; a review of another record than the game's now is out of date, and offered again.
 """
 
 from __future__ import annotations
@@ -22,10 +28,10 @@ from engine.position import sides_of
 from engine.record import RecordError, dumps, parse
 from engine.review import Budget, review, steps
 from webui import diagram, jobs, store
-from webui.db import get_db
-from webui.game_record import photographed
+from webui.game_record import Photographed, key, photographed
 from webui.game_view import colours, table
-from webui.pages import version, viewer_or_404
+from webui.pages import version, viewer_or_404, wants_fragment
+from webui.photos import InputError
 from webui.suggestions import SEARCH_LOCK
 from webui.visibility import revealed
 
@@ -51,12 +57,27 @@ def is_revealed(game: store.Game) -> bool:
 
 def latest(game: store.Game) -> jobs.Job | None:
     """The game's latest review job, whatever its state."""
-    row = (
-        get_db()
-        .execute("SELECT id FROM jobs WHERE game_id = ? AND kind = 'review' ORDER BY id DESC", (game.id,))
-        .fetchone()
-    )
-    return None if row is None else jobs.find(int(row["id"]))
+    return jobs.latest(game, "review")
+
+
+def current_record(game: store.Game) -> Photographed | None:
+    """The game's record as its photos give it now; None while no position is confirmed."""
+    try:
+        return photographed(game)
+    except store.GameError:
+        return None
+
+
+def noted(shown: Photographed | None) -> list[dict[str, Any]]:
+    """The record's irregularities as the page lists them: each with its photo, its key and whether
+    it was kept."""
+    if shown is None:
+        return []
+    return [
+        {"text": str(i), "kind": i.kind, "message": i.message, "photo": photo, "cells": list(i.names),
+         "kept": i.kept, "key": " ".join(key(i, photo)[1:])}
+        for i, photo in shown.noted
+    ]  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the job
@@ -80,12 +101,8 @@ def review_game(job: jobs.Job) -> jobs.Outcome:
         "review": found.to_json(),
         "record": dumps(shown.record),
         "turn_photos": list(shown.turn_photos),
-        "irregularities": [
-            {"text": str(i), "kind": i.kind, "message": i.message, "photo": photo,
-             "cells": [c.name for c in i.cells] + [s.name for s in i.slots]}
-            for i, photo in zip(shown.record.irregularities, shown.irregularity_photos, strict=True)
-        ],
-    }  # fmt: skip
+        "irregularities": noted(shown),
+    }
     return jobs.Outcome(result=json.dumps(document))
 
 
@@ -121,6 +138,9 @@ class Chart:
     ticks: tuple[tuple[float, str], ...]  # y, label
     turn_ticks: tuple[tuple[float, str], ...]  # x, label
     selected: float | None  # x of the turn shown on the board
+    kept: tuple[
+        tuple[float, str], ...
+    ] = ()  # x of each irregularity kept that the review went past, what it was
 
 
 CHART_W, CHART_H = 360, 170
@@ -130,7 +150,8 @@ LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 26
 def chart(doc: dict[str, Any], palette: dict[str, str], selected: int | None = None) -> Chart:
     """The win probability of each side across the game: after each turn, from the start. With two
     sides (two players, or two teams) both lines are known at every turn (they add up to 1); with
-    three players each line has the points of its own player's turns."""
+    three players each line has the points of its own player's turns. An irregularity kept that the
+    review went past is a dashed line between the turns it came between."""
     turns = doc["turns"]
     players = tuple(doc["players"])
     sides = sides_of(players) if players else ()
@@ -172,7 +193,8 @@ def chart(doc: dict[str, Any], palette: dict[str, str], selected: int | None = N
     step = max(1, -(-n // 6 // 10) * 10) if n > 12 else 2
     turn_ticks = tuple((x(k), str(k)) for k in range(0, len(turns) + 1, step))
     shown = x(selected) if selected is not None and 1 <= selected <= len(turns) else None
-    return Chart(CHART_W, CHART_H, LEFT, TOP, plot_w, plot_h, lines, dots, ticks, turn_ticks, shown)
+    kept = tuple((x(k["after"]), f"after turn {k['after']}, kept: {k['text']}") for k in doc.get("kept", []))
+    return Chart(CHART_W, CHART_H, LEFT, TOP, plot_w, plot_h, lines, dots, ticks, turn_ticks, shown, kept)
 
 
 # --------------------------------------------------------------------------- the page
@@ -190,10 +212,19 @@ def board_at(doc: dict[str, Any], palette: dict[str, str], number: int) -> diagr
     return diagram.build(todo[number - 1].after.to_position(), palette)
 
 
+def out_of_date(job: jobs.Job | None, shown: Photographed | None) -> bool:
+    """Whether a review done is of another record than the game's photos give now (a reading fixed,
+    an irregularity kept since)."""
+    if job is None or job.state != "done" or not job.result or shown is None:
+        return False
+    return bool(json.loads(job.result)["record"] != dumps(shown.record))
+
+
 def page(viewer: store.Viewer, status: int = 200, error: str | None = None) -> ResponseReturnValue:
     game = viewer.game
     palette = colours(game)
     job = latest(game)
+    shown = current_record(game)
     doc: dict[str, Any] | None = None
     if job is not None and job.state == "done" and job.result:
         doc = json.loads(job.result)
@@ -212,6 +243,7 @@ def page(viewer: store.Viewer, status: int = 200, error: str | None = None) -> R
         else:
             picked = turns[selected - 1]
             photo = doc["turn_photos"][selected - 1] if selected <= len(doc["turn_photos"]) else None
+    kept_before = {} if doc is None else {k["after"]: k for k in doc["review"].get("kept", [])}
     return (
         render_template(
             "game_review.html",
@@ -225,28 +257,94 @@ def page(viewer: store.Viewer, status: int = 200, error: str | None = None) -> R
             photo=photo,
             colours=palette,
             error=error,
+            irregularities=noted(shown),
+            stale=out_of_date(job, shown),
+            kept_before=kept_before,
             version=version(viewer),
         ),
         status,
     )
 
 
+def revealed_viewer(token: str) -> store.Viewer:
+    """The viewer of a link whose game is revealed; GameError (the review's refusal) before that."""
+    viewer = viewer_or_404(token)
+    if not is_revealed(viewer.game):
+        raise store.GameError(NOT_YET)
+    return viewer
+
+
+@bp.errorhandler(InputError)
+@bp.errorhandler(store.GameError)
+def refused(error: ValueError) -> ResponseReturnValue:
+    """A refused action: the review's page again with the reason on top (before the reveal, the
+    reason alone)."""
+    status = error.status if isinstance(error, InputError) else 409
+    token = (request.view_args or {}).get("token")
+    viewer = store.find_viewer(token) if token else None
+    if viewer is None or not is_revealed(viewer.game) or wants_fragment():
+        return render_template("error.html", message=str(error), status=status), status
+    return page(viewer, status, str(error))
+
+
 @bp.get("/g/<token>/review")
 def show(token: str) -> ResponseReturnValue:
     """The game's review: the button to start it, its progress, or the review itself."""
-    viewer = viewer_or_404(token)
-    if not is_revealed(viewer.game):
-        return render_template("error.html", message=NOT_YET, status=409), 409
-    return page(viewer)
+    return page(revealed_viewer(token))
 
 
 @bp.post("/g/<token>/review")
 def start(token: str) -> ResponseReturnValue:
-    """Start the game's review (unless one is under way or done already), then show its page."""
-    viewer = viewer_or_404(token)
-    if not is_revealed(viewer.game):
-        return render_template("error.html", message=NOT_YET, status=409), 409
+    """Start the game's review (unless one is under way, or done of the record the photos give now),
+    then show its page."""
+    viewer = revealed_viewer(token)
     job = latest(viewer.game)
-    if job is None or job.state == "failed":
+    if job is None or job.state == "failed" or out_of_date(job, current_record(viewer.game)):
         jobs.submit("review", viewer.game)
     return redirect(url_for("game_review.show", token=token), 303)
+
+
+def noted_one(viewer: store.Viewer, photo: str, what: str) -> tuple[int, str, str]:
+    """The key of the irregularity a form names (its photo, then its kind and cells), which the
+    record must show now; InputError otherwise."""
+    shown = current_record(viewer.game)
+    keys = {key(i, n) for i, n in shown.noted} if shown is not None else set()
+    kind, _, cells = what.strip().partition(" ")
+    asked = (int(photo), kind, cells) if photo.isdigit() else None
+    if asked not in keys:
+        raise InputError(
+            f"the record notes no irregularity {what[:40]!r} in photo {photo[:10]!r} now (a reading "
+            "fixed meanwhile may have explained it): reload the page",
+            409,
+        )
+    assert asked is not None
+    return asked
+
+
+@bp.post("/g/<token>/irregularities/keep")
+def keep(token: str) -> ResponseReturnValue:
+    """Keep an irregularity: the players accept it, and the record notes it kept."""
+    viewer = revealed_viewer(token)
+    store.keep_irregularity(
+        viewer.game, noted_one(viewer, request.form.get("photo", ""), request.form.get("irregularity", ""))
+    )
+    return redirect(url_for("game_review.show", token=token) + "#irregularities", 303)
+
+
+@bp.post("/g/<token>/positions/<number:number>/fix")
+def fix(token: str, number: int) -> ResponseReturnValue:
+    """Open a confirmed photo that shows an irregularity to fix its reading, even after the end; the
+    other photos of the timeline stay as they are."""
+    viewer = revealed_viewer(token)
+    snap = store.snapshot(viewer.game, number)
+    if snap is None or snap.confirmed is None:
+        raise InputError(f"there is no photo {number} in the timeline of this game", 404)
+    shown = current_record(viewer.game)
+    if shown is None or not shown.shows_irregularity(number):
+        raise InputError(
+            f"photo {number} shows no irregularity: a photo in the timeline changes only to fix the "
+            "reading of one",
+            409,
+        )
+    store.open_fix(viewer.game, number)
+    return redirect(url_for("pages.review", token=token, number=number), 303)

@@ -93,6 +93,16 @@ def find(job_id: int) -> Job | None:
     return None if row is None else Job.from_row(row, place(row))
 
 
+def latest(game: store.Game, kind: str) -> Job | None:
+    """The game's latest job of this kind, whatever its state (a game's review: the one its page shows)."""
+    row = (
+        get_db()
+        .execute("SELECT * FROM jobs WHERE game_id = ? AND kind = ? ORDER BY id DESC", (game.id, kind))
+        .fetchone()
+    )
+    return None if row is None else Job.from_row(row, place(row))
+
+
 def place(row: Row) -> int:
     """A queued job's place in the queue: 1 and up (0 once a worker has it)."""
     if row["state"] != "queued":

@@ -363,9 +363,11 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         position = t.position
     position = with_tokens(position, viewer.game.characters)
     report = check(position)
-    editable = snap.confirmed is None and not t.ended
+    # A draft until the end; a photo of the timeline opened to fix an irregularity's reading, always.
+    editable = snap.fixing is not None or (snap.confirmed is None and not t.ended)
     palette = colours(viewer.game)
-    foreign = foreign_colours(viewer.game.players, snap.colours_seen) if editable else {}
+    draft = editable and snap.confirmed is None
+    foreign = foreign_colours(viewer.game.players, snap.colours_seen) if draft else {}
     changes = recolouring(viewer.game.players, snap.colours_seen) if foreign else {}
     board = diagram.build(
         position,
@@ -472,9 +474,13 @@ def take_colours(token: str, number: int) -> ResponseReturnValue:
 
 @bp.post("/g/<token>/positions/<number:number>/confirm")
 def confirm(token: str, number: int) -> ResponseReturnValue:
+    """Put a draft into the timeline; or, for a photo opened to fix its reading, close the fix and go
+    back to the game's review (the record is made again from the photos)."""
     viewer = viewer_or_404(token)
-    snapshot_or_404(viewer, number)
+    fixing = snapshot_or_404(viewer, number).fixing is not None
     store.confirm(viewer.game, number)
+    if fixing and table(viewer).revealed:
+        return redirect(url_for("game_review.show", token=token) + "#irregularities", 303)
     return redirect(url_for("pages.game", token=token), 303)
 
 

@@ -38,7 +38,20 @@ CREATE TABLE IF NOT EXISTS positions (
     outline TEXT NOT NULL DEFAULT '{}',  -- where each cell is in the grid photo, to highlight it there
     colours_seen TEXT NOT NULL DEFAULT '{}',  -- colours of the warriors seen in the photo: count
     history TEXT NOT NULL DEFAULT '{"undo": [], "redo": []}',  -- corrections to undo and to redo
+    fixing TEXT,                      -- when a fix of a confirmed photo that shows an irregularity
+                                      -- was opened; NULL when none is under way
     UNIQUE (game_id, number)
+);
+
+-- The irregularities of a game's record (engine/turns.py) its players kept rather than fixed: each
+-- known by the photo that shows it, its kind and its cells, as long as the photos show it.
+CREATE TABLE IF NOT EXISTS kept_irregularities (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    photo INTEGER NOT NULL,           -- positions.number of the photo that shows it
+    kind TEXT NOT NULL,               -- 'warrior_moved', 'palisade_removed', ...
+    cells TEXT NOT NULL,              -- its cells and palisades by name, space-separated ('c3 d3')
+    created TEXT NOT NULL,
+    PRIMARY KEY (game_id, photo, kind, cells)
 );
 
 -- A suggestion found for a player on a position with their hand: shown again, never searched twice.

@@ -92,6 +92,12 @@ class Snapshot:
     colours_seen: dict[str, int] = field(default_factory=dict)  # warriors of each colour in the photo
     undo_steps: int = 0
     redo_steps: int = 0
+    fixing: str | None = None  # a confirmed photo opened to fix an irregularity's reading: since when
+
+    @property
+    def editable(self) -> bool:
+        """Whether its reading may change (before the end, for a draft: see :func:`_draft_row`)."""
+        return self.confirmed is None or self.fixing is not None
 
     @classmethod
     def from_row(cls, row: Row) -> Snapshot:
@@ -111,6 +117,7 @@ class Snapshot:
             json.loads(row["colours_seen"]),
             len(history["undo"]),
             len(history["redo"]),
+            row["fixing"],
         )
 
 
@@ -259,17 +266,55 @@ def current(game: Game) -> Snapshot | None:
 
 
 def _draft_row(db: Database, game: Game, number: int) -> Row:
-    """A draft's row, to change it; GameError when it is gone or in the timeline already."""
+    """A draft's row, to change it, or a confirmed photo's opened to fix its reading (:func:`open_fix`,
+    even after the end); GameError when it is gone or in the timeline already."""
     row = db.execute(
         "SELECT * FROM positions WHERE game_id = ? AND number = ? AND deleted IS NULL", (game.id, number)
     ).fetchone()
     if row is None:
         raise GameError(f"there is no photo {number} in this game (it may have been deleted)")
+    if row["fixing"]:
+        return cast(Row, row)
     if row["confirmed"]:
-        raise GameError("this position is in the timeline already and can no longer change")
+        raise GameError(
+            "this position is in the timeline already and can no longer change (but to fix the reading "
+            "of a photo that shows an irregularity, from the game's review)"
+        )
     if _ended(db, game):
         raise GameError("the game has ended: its photos can no longer change")
     return cast(Row, row)
+
+
+def open_fix(game: Game, number: int) -> None:
+    """Open a confirmed photo to fix its reading, even after the end: the caller has checked that it
+    shows an irregularity (:func:`webui.game_record.photographed`), the one reason it may change."""
+    with transaction() as db:
+        cursor = db.execute(
+            "UPDATE positions SET fixing = COALESCE(fixing, ?) WHERE game_id = ? AND number = ? "
+            "AND confirmed IS NOT NULL AND deleted IS NULL",
+            (now(), game.id, number),
+        )
+        if cursor.rowcount == 0:
+            raise GameError(f"there is no photo {number} in the timeline of this game")
+
+
+def kept_irregularities(game: Game) -> frozenset[tuple[int, str, str]]:
+    """The irregularities the players kept: (photo, kind, cells by name space-separated)."""
+    rows = get_db().execute(
+        "SELECT photo, kind, cells FROM kept_irregularities WHERE game_id = ?", (game.id,)
+    )
+    return frozenset((int(row["photo"]), row["kind"], row["cells"]) for row in rows)
+
+
+def keep_irregularity(game: Game, key: tuple[int, str, str]) -> None:
+    """Keep an irregularity (the caller has checked the photos show it): the record notes it kept."""
+    photo, kind, cells = key
+    with transaction() as db:
+        db.execute(
+            "INSERT INTO kept_irregularities (game_id, photo, kind, cells, created) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id, photo, kind, cells) DO NOTHING",
+            (game.id, photo, kind, cells, now()),
+        )
 
 
 def save_correction(game: Game, number: int, position: Position, touched: str) -> None:
@@ -428,7 +473,7 @@ def version(viewer: Viewer, also: Any = ()) -> str:
     db = get_db()
     game = reload(viewer.game)
     rows = db.execute(
-        "SELECT number, confirmed, position, turn, touched, history FROM positions "
+        "SELECT number, confirmed, position, turn, touched, history, fixing FROM positions "
         "WHERE game_id = ? AND deleted IS NULL ORDER BY number",
         (game.id,),
     ).fetchall()
@@ -439,9 +484,11 @@ def version(viewer: Viewer, also: Any = ()) -> str:
     # Of the powers told, everyone's count changes every page (tokens left); a look's value only its own.
     told = [(u.colour, u.power, u.position_id) for u in power_uses(game)]
     looks = [(u.cell.name, u.value) for u in power_uses(game, viewer.colour or "") if u.cell is not None]
+    kept = sorted(kept_irregularities(game))
     state = [
         game.players,
         game.ended,
+        kept,
         [tuple(row) for row in rows],
         sorted(tuple(row) for row in counts),
         mine,
@@ -453,8 +500,15 @@ def version(viewer: Viewer, also: Any = ()) -> str:
 
 
 def confirm(game: Game, number: int) -> None:
-    """Put a draft into the timeline."""
+    """Put a draft into the timeline, or close the fix of a confirmed photo (even after the end)."""
     with transaction() as db:
+        closed = db.execute(
+            "UPDATE positions SET fixing = NULL WHERE game_id = ? AND number = ? AND fixing IS NOT NULL "
+            "AND deleted IS NULL",
+            (game.id, number),
+        )
+        if closed.rowcount:
+            return
         if _ended(db, game):
             raise GameError("the game has ended: its timeline is closed")
         cursor = db.execute(

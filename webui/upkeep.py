@@ -87,7 +87,14 @@ def prune(drafts_days: float | None, games_days: float | None, now: datetime | N
                     "(SELECT id FROM positions WHERE game_id = ?)",
                     (game_id,),
                 )
-                for table in ("jobs", "warrior_values", "power_uses", "positions", "seats"):
+                for table in (
+                    "jobs",
+                    "warrior_values",
+                    "power_uses",
+                    "kept_irregularities",
+                    "positions",
+                    "seats",
+                ):
                     db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
                 db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         for game_id in ids:

@@ -33,7 +33,7 @@ SCALED = DATABASE is not None
 JOB_WAIT_S = 120.0
 #: The tables a test starts without rows (the session key in ``settings`` stays). Their ids go on
 #: counting, so a message a test left on the queue never names a job of the next.
-TABLES = "jobs, suggestions, power_uses, warrior_values, positions, seats, games"
+TABLES = "jobs, suggestions, power_uses, warrior_values, kept_irregularities, positions, seats, games"
 
 needs_queue = pytest.mark.skipif(
     QUEUE is None, reason="needs a Redis queue: set ARMADORA_TEST_QUEUE (and ARMADORA_TEST_DATABASE)"

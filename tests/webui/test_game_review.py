@@ -7,7 +7,6 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from flask.testing import FlaskClient
 
 from engine.board import GOLD_VALUES, Cell, Slot
 from engine.game import Build, GameState, Move, Pass, PlaceWarrior
-from engine.record import Irregularity, Record
+from engine.record import Irregularity, resume
 from webui import db, jobs, store
 from webui.game_review import chart
 
@@ -170,24 +169,127 @@ def test_the_chart_has_a_line_per_side_and_a_dot_per_marked_turn() -> None:
     assert [(d.index, d.mark) for d in drawn.dots] == [(2, "blunder")]
 
 
-def test_a_game_with_an_irregularity_lists_it_and_says_where_the_review_stopped(app: Flask) -> None:
-    from webui import game_review
+C3, C4 = Cell.parse("c3"), Cell.parse("c4")
 
-    host = stored_game(ended=True)
-    record = Record.of_moves(GameState.new(("orange", "blue"), GOLD_VALUES), MOVES)
-    moved = Irregularity("warrior_moved", (Cell.parse("c3"), Cell.parse("c4")), (), "the warrior moved")
-    irregular = replace(record, events=(*record.events[:4], moved, *record.events[4:]))
-    shown = game_review.photographed(host.game)
-    photographed = replace(shown, record=irregular, irregularity_photos=(4,))
-    original = game_review.photographed
-    game_review.photographed = lambda game: photographed  # type: ignore[assignment]
-    try:
-        client = app.test_client()
-        start(client, host.token)
-        job = wait_done(host.game)
-    finally:
-        game_review.photographed = original  # type: ignore[assignment]
-    assert job.state == "done", job.message
+
+def irregular_game(*, misread: bool = False) -> store.Viewer:
+    """The game of ``MOVES`` in which orange's warrior on c3 stands on c4 from photo 5 on (moved at the
+    table), or, ``misread``, in photo 5 alone (a reading to fix); ended, every value entered."""
+    states = [GameState.new(("orange", "blue"), GOLD_VALUES)]
+    moved = Irregularity("warrior_moved", (C3, C4))
+    for n, move in enumerate(MOVES):
+        before = resume(states[-1], moved, None) if n == 4 and not misread else states[-1]
+        states.append(before.play(move))
+    if misread:
+        position = moved.edit(states[5].to_position())
+        photos = [*states[1:5], GameState.from_position(position, "orange"), *states[6:]]
+        return stores.game_of_photos(photos, ended=True)
+    return stores.game_of_photos(states[1:], ended=True)
+
+
+def post(client: FlaskClient, url: str, **form: str) -> Any:
+    return client.post(url, data={"csrf_token": csrf(client), **form})
+
+
+def record_of(client: FlaskClient, token: str) -> str:
+    return str(client.get(f"/g/{token}/record.txt").get_data(as_text=True))
+
+
+def test_an_irregularity_kept_is_stored_noted_in_the_record_and_reviewed_past(app: Flask) -> None:
+    client = app.test_client()
+    host = irregular_game()
+    line = "! warrior_moved c3 c4 {the orange warrior on c3 stands on c4 now; to settle}"
+    assert line in record_of(client, host.token)  # the record exports with it unsettled
     page = client.get(f"/g/{host.token}/review").get_data(as_text=True)
-    assert "the review stops there, after turn 4 of 9" in page
-    assert "warrior moved</strong> on c3, c4" in page and f'href="/g/{host.token}/positions/4"' in page
+    listed = page[page.index('id="irregularities"') :]
+    assert "warrior moved</strong> on c3, c4" in listed and "to settle" in listed
+    assert f'action="/g/{host.token}/positions/5/fix"' in listed and "Keep it" in listed
+    # Unsettled, it stops the review: turns 1 to 4 only.
+    start(client, host.token)
+    job = wait_done(host.game)
+    assert job.state == "done", job.message
+    assert len(json.loads(job.result or "{}")["review"]["turns"]) == 4
+    assert "after turn 4 of 9: it is still to settle" in client.get(f"/g/{host.token}/review").get_data(
+        as_text=True
+    )
+    # Kept: stored, in the record, and the review done is out of date.
+    answer = post(
+        client, f"/g/{host.token}/irregularities/keep", photo="5", irregularity="warrior_moved c3 c4"
+    )
+    assert answer.status_code == 303
+    assert store.kept_irregularities(host.game) == {(5, "warrior_moved", "c3 c4")}
+    fresh = app.test_client()  # another phone, a reload: the store keeps it
+    text = record_of(fresh, host.token)
+    assert line.replace("to settle", "kept") in text and "reveal orange c3=5" in text
+    page = fresh.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert 'id="review-again"' in page and "out of date" in page
+    assert 'class="unsettled"' not in page and "still to settle" not in page
+    # Run again, it goes on past the irregularity kept, and marks it between turns 4 and 5.
+    start(fresh, host.token)
+    deadline = time.monotonic() + 120
+    while (
+        (job := jobs.latest(host.game, "review")) is not None and not job.over and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
+    assert job is not None and job.state == "done", job
+    document = json.loads(job.result or "{}")
+    assert len(document["review"]["turns"]) == 9 and document["review"]["irregularity"] is None
+    assert [k["after"] for k in document["review"]["kept"]] == [4]
+    page = fresh.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert 'id="review-again"' not in page
+    turns = page[page.index('id="turns"') :]
+    assert turns.index('class="kept-irregularity"') < turns.index('aria-label="Turn 5: see the board"')
+    assert '<line class="kept"' in page
+    # The board after turn 5 has the warrior where the photo showed it.
+    board = fresh.get(f"/g/{host.token}/review?turn=5").get_data(as_text=True)
+    board = board[board.index('id="board"') :]
+    assert 'data-target="c4" data-player' in board and 'data-target="c3" data-player' not in board
+
+
+def test_keeping_asks_for_an_irregularity_the_record_notes(app: Flask) -> None:
+    client = app.test_client()
+    host = irregular_game()
+    for photo, what in (("4", "warrior_moved c3 c4"), ("5", "warrior_gone c3"), ("x", ""), ("5", "")):
+        answer = post(client, f"/g/{host.token}/irregularities/keep", photo=photo, irregularity=what)
+        assert answer.status_code == 409 and "notes no irregularity" in answer.get_data(as_text=True)
+    answer = client.post(f"/g/{host.token}/irregularities/keep", data={"photo": "5", "irregularity": "x"})
+    assert answer.status_code == 400 and "This form has expired" in answer.get_data(as_text=True)
+    assert store.kept_irregularities(host.game) == frozenset()
+
+
+def test_after_the_end_only_a_photo_with_an_irregularity_opens_to_fix(app: Flask) -> None:
+    client = app.test_client()
+    host = irregular_game(misread=True)
+    record = record_of(client, host.token)
+    assert "! warrior_moved c3 c4" in record and "! warrior_moved c4 c3" in record
+    start(client, host.token)
+    assert wait_done(host.game).state == "done"
+    # Photo 3 shows no irregularity: it stays locked, and a tap on it is refused with a sentence.
+    for answer in (
+        post(client, f"/g/{host.token}/positions/3/fix"),
+        post(client, f"/g/{host.token}/positions/3/tap", target="h1", tool="orange"),
+    ):
+        assert answer.status_code == 409 and "Traceback" not in answer.get_data(as_text=True)
+    assert "shows no irregularity" in post(client, f"/g/{host.token}/positions/3/fix").get_data(as_text=True)
+    answer = post(client, f"/g/{host.token}/positions/99/fix")
+    assert answer.status_code == 404 and "no photo 99" in answer.get_data(as_text=True)
+    answer = client.post(f"/g/{host.token}/positions/5/fix")  # no CSRF token
+    assert answer.status_code == 400 and store.snapshot(host.game, 5).fixing is None  # type: ignore[union-attr]
+    # Photo 5 does: it opens for correction, though the game has ended.
+    answer = post(client, f"/g/{host.token}/positions/5/fix")
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/g/{host.token}/positions/5")
+    page = client.get(f"/g/{host.token}/positions/5").get_data(as_text=True)
+    assert 'id="palette"' in page and 'id="fixing"' in page and "Done" in page and 'id="delete"' not in page
+    for target, tool in (("c4", "empty"), ("c3", "orange")):
+        assert post(client, f"/g/{host.token}/positions/5/tap", target=target, tool=tool).status_code == 303
+    answer = post(client, f"/g/{host.token}/positions/5/confirm")
+    assert answer.headers["Location"].endswith(f"/g/{host.token}/review#irregularities")
+    assert store.snapshot(host.game, 5).fixing is None  # type: ignore[union-attr]
+    # The record is made again from the photos: no irregularity; the review is out of date.
+    assert "!" not in record_of(client, host.token).split("players", 1)[1]
+    page = client.get(f"/g/{host.token}/review").get_data(as_text=True)
+    assert "out of date" in page and 'id="review-again"' in page and 'id="irregularities"' not in page
+    # Locked again: photo 5 shows no irregularity now.
+    assert post(client, f"/g/{host.token}/positions/5/tap", target="h1", tool="blue").status_code == 409
+    start(client, host.token)
+    assert db.get_db().execute("SELECT COUNT(*) FROM jobs WHERE kind = 'review'").fetchone()[0] == 2
