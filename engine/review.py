@@ -175,15 +175,13 @@ def mark(loss: float) -> str:
 
 @dataclass(frozen=True)
 class Step:
-    """A turn of the record as the review replays it: the state before, the power and the action,
-    every value filled in, and the irregularities kept just before it (the state before is the
-    board they made)."""
+    """A turn of the record as the review replays it: the state before (after an irregularity kept,
+    the board it made), the power and the action, every value filled in."""
 
     index: int
     before: GameState
     power: Power | None
     action: Move
-    kept: tuple[Irregularity, ...] = ()  # the irregularities kept just before the turn
 
     @property
     def after(self) -> GameState:
@@ -203,8 +201,8 @@ def move_text(power: Power | None, action: Move | None) -> str:
 
 def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
     """The record's turns, each with the state before it, past the irregularities the players kept
-    that a replay goes on past (:data:`engine.record.RESUMABLE`: each turn carries those just before
-    it), up to the first other one; and that irregularity (None where the turns reach the end).
+    that a replay goes on past (:data:`engine.record.RESUMABLE`), up to the first other one; and
+    that irregularity (None where the turns reach the end).
 
     A face-down warrior whose value the reveal does not give is refused (RecordError: a game is
     reviewed after the reveal), but for one an irregularity later says is gone: nobody entered its
@@ -215,7 +213,6 @@ def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
     values = dict(record.reveal)
     ends = whereabouts(record.events)
     out: list[Step] = []
-    kept: list[Irregularity] = []
     for n, event in enumerate(record.events):
         if isinstance(event, Irregularity):
             if not (event.kept and event.resumable):
@@ -224,7 +221,6 @@ def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
                 state = resume(state, event, next_player(record.events, n))
             except RecordError as err:
                 raise RecordError(f"after turn {len(out)}: {event}: {err}") from None
-            kept.append(event)
             continue
         action = event.action
         if isinstance(action, HiddenWarrior):
@@ -238,13 +234,12 @@ def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
                     "a game is reviewed after the reveal"
                 )
             action = PlaceWarrior(action.cell, value)
-        step = Step(len(out) + 1, state, event.power, action, tuple(kept))
+        step = Step(len(out) + 1, state, event.power, action)
         try:
             state = step.after
         except IllegalMove as err:
             raise RecordError(f"turn {step.index}: {err}") from None
         out.append(step)
-        kept = []
     return out, None
 
 
@@ -314,8 +309,24 @@ def review(
         out.append(review_turn(step, judge, lock or nullcontext()))
         if progress is not None:
             progress(len(out), len(todo))
-    kept = tuple((step.index - 1, i) for step in todo for i in step.kept)
-    return Review(tuple(out), len(record.turns), record.players, irregular, budget, kept)
+    return Review(
+        tuple(out), len(record.turns), record.players, irregular, budget, gone_past(record, irregular)
+    )
+
+
+def gone_past(record: Record, stop: Irregularity | None) -> tuple[tuple[int, Irregularity], ...]:
+    """The irregularities before ``stop`` (the review went on past them), each after the number of
+    turns before it."""
+    out: list[tuple[int, Irregularity]] = []
+    turns = 0
+    for event in record.events:
+        if event is stop:
+            break
+        if isinstance(event, Irregularity):
+            out.append((turns, event))
+        else:
+            turns += 1
+    return tuple(out)
 
 
 def turn_seed(budget: Budget, index: int) -> int:

@@ -70,3 +70,24 @@ def random_game(rng: random.Random, variant: str, players: int) -> tuple[GameSta
         moves.append(move)
         state = state.play(move)
     return start, moves
+
+
+#: A record with irregularities kept and to settle: a warrior moved, a palisade taken away, a double
+#: turn (the tests of the record and of the review).
+IRREGULAR = """armadora-record 1
+variant armadora
+players orange blue
+gold d5=7 b4=6 f4=6 h4=5 a2=5 e2=4 c1=4 g1=3
+1. orange warrior c3
+2. blue palisade a5|b5
+! warrior_moved c3 c4 {the orange warrior on c3 stands on c4 now; kept}
+! palisade_removed a5|b5 {palisade taken away: a5|b5; to settle}
+3. orange warrior b3
+4. blue warrior d3
+! double_turn d3 {blue played twice; kept}
+5. blue warrior e3
+6. orange pass
+7. blue pass
+reveal orange c3=5 b3=4
+reveal blue d3=1 e3=2
+"""

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from games import VARIANTS, random_game
+from games import IRREGULAR, VARIANTS, random_game
 
 from engine.board import Cell
 from engine.game import GameState, Pass, PlaceWarrior
@@ -146,3 +146,78 @@ def test_the_example_of_docs_record_md_reads_and_writes_back_unchanged() -> None
     docs = Path(__file__).resolve().parents[2] / "docs" / "record.md"
     example = docs.read_text(encoding="utf-8").split("```text\n")[1].split("```")[0]
     assert dumps(parse(example)) == example
+
+
+def test_irregularities_kept_or_to_settle_read_and_write_back_unchanged() -> None:
+    record = parse(IRREGULAR)
+    moved, removed, twice = record.irregularities
+    assert (moved.kind, moved.names, moved.message, moved.kept) == (
+        "warrior_moved", ("c3", "c4"), "the orange warrior on c3 stands on c4 now", True,
+    )  # fmt: skip
+    assert (removed.names, removed.kept, twice.kept) == (("a5|b5",), False, True)
+    text = dumps(record)
+    assert text.startswith(IRREGULAR.split("reveal")[0]) and dumps(parse(text)) == text
+    # A note without the word is to settle, and is written so; a bare kind too.
+    bare = parse(IRREGULAR.replace("{palisade taken away: a5|b5; to settle}", ""))
+    assert "! palisade_removed a5|b5 {to settle}" in dumps(bare)
+    assert parse(dumps(bare)) == bare
+
+
+def test_the_replay_goes_on_past_the_irregularities_from_the_board_they_say() -> None:
+    record = parse(IRREGULAR)
+    state = record.final_state()
+    position = state.to_position()
+    # The warrior placed on c3 stands on c4 with its value, the palisade is gone, blue played twice.
+    assert {(w.cell.name, w.player, w.value) for w in position.warriors} == {
+        ("c4", "orange", 5), ("b3", "orange", 4), ("d3", "blue", 1), ("e3", "blue", 2),
+    }  # fmt: skip
+    assert not position.palisades and state.is_over
+    # Every value known and the replay at the end: the record has the scoring's result, checked on
+    # reading; the moves alone are no legal game.
+    assert record.result is not None and str(record.result) in dumps(record)
+    with pytest.raises(RecordError, match="no legal game"):
+        record.moves()
+    # An irregularity a replay cannot go past stops it there: no result, the turns after unchecked.
+    stopped = parse(
+        IRREGULAR.replace("! double_turn d3", "! unexplained d3").replace("reveal blue d3=1 e3=2\n", "")
+    )
+    assert stopped.result is None and stopped.replay().state.player == "orange"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "! warrior_moved c3 c4",
+            "! warrior_moved c3",
+            "line 7: warrior_moved names the cell the warrior left",
+        ),
+        ("! warrior_moved c3 c4", "! warrior_moved e5 c4", "line 7: no warrior on e5 to have moved"),
+        (
+            "! warrior_moved c3 c4",
+            "! warrior_moved c3 c3",
+            "line 7: the warrior on c3 cannot have moved to c3",
+        ),
+        (
+            "! palisade_removed a5|b5",
+            "! palisade_removed g1|h1",
+            "line 8: no palisade g1|h1 to be taken away",
+        ),
+        ("! palisade_removed a5|b5", "! palisade_removed c3", "line 8: palisade_removed names the palisades"),
+        ("! double_turn d3", "! warrior_gone", "line 11: warrior_gone names the cells of the warriors gone"),
+        ("5. blue warrior e3", "5. blue warrior b3", "line 12: blue cannot place a warrior on b3"),
+    ],
+)
+def test_an_irregularity_at_fault_names_its_line(old: str, new: str, message: str) -> None:
+    assert old in IRREGULAR
+    with pytest.raises(RecordError, match=message.replace("|", r"\|")):
+        parse(IRREGULAR.replace(old, new))
+
+
+def test_a_warrior_that_moved_is_revealed_under_its_turn_and_one_gone_needs_no_value() -> None:
+    from engine.record import Irregularity, Turn, whereabouts
+
+    c3, c4 = Cell.parse("c3"), Cell.parse("c4")
+    events = [Turn("orange", HiddenWarrior(c3)), Irregularity("warrior_moved", (c3, c4)),
+              Irregularity("warrior_gone", (c4,))]  # fmt: skip
+    assert whereabouts(events[:2]) == {0: (c3, c4)} and whereabouts(events) == {0: (c3, None)}

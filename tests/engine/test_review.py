@@ -6,6 +6,7 @@ import os
 from dataclasses import replace
 
 import pytest
+from games import IRREGULAR
 
 from engine.arena import play_game
 from engine.blunders import (
@@ -18,7 +19,8 @@ from engine.blunders import (
     planted_games,
     walling_builds,
 )
-from engine.game import Build, GameState, Move, Pass
+from engine.board import Cell
+from engine.game import Build, GameState, Move, Pass, PlaceWarrior
 from engine.record import Irregularity, Record, dumps, parse
 from engine.review import MARKS, Budget, mark, review, steps, table
 
@@ -167,3 +169,33 @@ def test_the_planted_games_depend_on_the_seed_alone() -> None:
     budget = Budget(playouts=200, iterations=50)
     plants = [list(planted_games(1, ("ismcts", "ismcts"), 40, budget, max_games=4)) for _ in range(2)]
     assert plants[0] and plants[0] == plants[1]
+
+
+def test_the_review_goes_on_past_the_irregularities_kept_and_stops_at_one_to_settle() -> None:
+    record = parse(IRREGULAR)
+    r = review(record, SMALL)
+    # The palisade taken away is still to settle: the review stops there, after turn 2 of 7.
+    assert len(r.turns) == 2 and r.total == 7 and r.irregularity is not None
+    assert r.irregularity.kind == "palisade_removed" and [i.kind for _, i in r.kept] == ["warrior_moved"]
+    assert "still to settle" in table(r) and r.to_json()["irregularity"]["why"].startswith("it is still")
+    # Kept, every turn is reviewed, from the board the irregularities made.
+    settled = parse(IRREGULAR.replace("a5|b5; to settle", "a5|b5; kept"))
+    r = review(settled, SMALL)
+    assert [t.index for t in r.turns] == list(range(1, 8)) and not r.cut
+    assert [(after, i.kind) for after, i in r.kept] == [
+        (2, "warrior_moved"),
+        (2, "palisade_removed"),
+        (4, "double_turn"),
+    ]
+    assert [k["after"] for k in r.to_json()["kept"]] == [2, 2, 4]
+    todo, _ = steps(settled)
+    third = todo[2].before.to_position()
+    assert third.warrior_at(Cell.parse("c4")) is not None and not third.palisades
+    assert [t.mover for t in r.turns] == ["orange", "blue", "orange", "blue", "blue", "orange", "blue"]
+    assert "after turn 4, kept and gone on past: ! double_turn d3" in table(r)
+    # A warrior gone whose value nobody entered takes a stand-in; the turns go on.
+    body, _ = IRREGULAR.replace("a5|b5; to settle", "a5|b5; kept").split("! double_turn")
+    gone = body + "! warrior_gone b3 {gone; kept}\n5. orange warrior e3\n6. blue pass\n7. orange pass\n"
+    gone += "reveal orange c3=5 e3=2\nreveal blue d3=1\n"
+    gone_steps, stop = steps(parse(gone))
+    assert stop is None and gone_steps[2].action == PlaceWarrior(Cell.parse("b3"), 1)

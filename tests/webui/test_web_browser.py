@@ -541,6 +541,61 @@ def add_warriors(page: Any, colours: tuple[str, ...]) -> None:
         assert len(board_state(page)[0]) == len(warriors) + 1
 
 
+def test_an_irregularity_kept_on_the_review_page_and_the_review_goes_on_past_it(
+    browser: Any, server: Server, steps: Steps, tmp_path: Path
+) -> None:
+    """A game whose third photo shows a purple warrior of the second elsewhere: the review page lists
+    it to settle; kept, the review covers every turn, the kept change marked between two of them."""
+    host, purple, green = (phone(browser, PORTRAIT) for _ in range(3))
+    links = new_game(host, server, PLAYERS)
+    game = host.url
+    before: dict[str, str] = {}
+    for number, added in ((1, ()), (2, ("purple", "green")), (3, ("purple", "green", "purple"))):
+        host.goto(game)
+        send_photo(host, PHOTO)
+        assert host.url.endswith(f"/positions/{number}")
+        add_warriors(host, added)
+        if number == 2:
+            before = board_state(host)[0]
+        if number == 3:  # a purple warrior of photo 2 is not where it was: it moved
+            moved = next(c for c, colour in before.items() if colour == "purple")
+            host.locator('#palette .tool[data-tool="empty"]').tap()
+            host.locator(f'{BOARD} [data-target="{moved}"]').tap()
+            host.wait_for_selector(f'{BOARD} g.cell[data-target="{moved}"]:not([data-player])')
+        with host.expect_navigation():
+            host.click("#confirm")
+    host.click("#end summary")
+    with host.expect_navigation():
+        host.click("#end-game")
+    purple.goto(links["purple"])
+    green.goto(links["green"])
+    enter_values(purple)
+    enter_values(green)
+    host.wait_for_selector("table.score", timeout=LIVE_S)
+    host.goto(game + "/review")
+    settle = host.locator("#irregularities li.to-settle")
+    assert settle.count() >= 1 and "warrior moved" in host.locator("#irregularities").text_content()
+    assert host.locator("#irregularities li.to-settle button.fix").count() == settle.count()
+    steps.look(host, "irregularity-to-settle")
+    while host.locator("#irregularities li.to-settle button.keep").count():
+        with host.expect_navigation():
+            host.locator("#irregularities li.to-settle button.keep").first.tap()
+    assert host.locator("#irregularities li.kept").count() >= 1
+    with host.expect_navigation():
+        host.click("#review-game")
+    host.wait_for_selector("#chart svg.chance-chart", timeout=120_000)
+    kept = host.locator("table.review-turns tbody tr.kept-irregularity")
+    assert kept.count() >= 1 and "warrior moved" in kept.first.text_content()
+    turns = host.locator("table.review-turns tbody tr:not(.kept-irregularity)")
+    record = host.request.get(game + "/record.txt").text()
+    assert "; kept}" in record and "to settle" not in record
+    assert turns.count() == record.count(". ")  # every turn line reviewed, past the kept change
+    assert host.locator("#chart line.kept").count() == kept.count()
+    steps.look(host, "review-past-irregularity")
+    for page in (host, purple, green):
+        page.context.close()
+
+
 def test_a_finished_game_s_record_downloads_and_its_review_opens(
     browser: Any, server: Server, steps: Steps, tmp_path: Path
 ) -> None:
