@@ -116,7 +116,11 @@ def summary(name: str, record: Any) -> str:
     lines = [f"{name}: a valid record: {record.variant}, {players}; {turns} turn{'s' if turns != 1 else ''}"]
     if record.irregularities:
         kinds = ", ".join(sorted({i.kind for i in record.irregularities}))
-        lines.append(f"{len(record.irregularities)} irregularities noted ({kinds}): it cannot be replayed")
+        kept = sum(i.kept for i in record.irregularities)
+        lines.append(
+            f"{len(record.irregularities)} irregularities noted ({kinds}; {kept} kept, the rest to settle): "
+            "not a legal game"
+        )
     if record.result is not None:
         lines.append(str(record.result))
     else:

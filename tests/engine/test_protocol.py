@@ -326,8 +326,13 @@ def test_loadrecord_keeps_the_values_it_leaves_hidden_hidden(tmp_path: Path) -> 
             "{path}: line 4: it is orange's",
         ),
         (
-            "armadora-record 1\nvariant armadora\nplayers orange blue\n! warrior_gone c3\n",
+            "armadora-record 1\nvariant armadora\nplayers orange blue\n"
+            "1. orange warrior c3\n! warrior_gone c3\n",
             "{path}: it notes 1 irregularity(ies): no legal game to replay",
+        ),
+        (
+            "armadora-record 1\nvariant armadora\nplayers orange blue\n! warrior_gone c3\n",
+            "{path}: line 4: no warrior on c3 to be gone",
         ),
         (
             "armadora-record 1\nvariant armadora\nplayers orange blue\n1. orange pass\n",
