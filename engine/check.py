@@ -188,11 +188,20 @@ def _palisade_problems(position: Position) -> list[Problem]:
         size = region.bit_count()
         if size < MIN_TERRITORY:
             cells = cells_of(region)
+            # One of the palisades around it is misread, or one too many was placed: the rules do
+            # not say which, so every one of them is named for the player to check.
+            fence = tuple(
+                sorted(
+                    (s for s in position.palisades if bool(s.a.bit & region) != bool(s.b.bit & region)),
+                    key=lambda s: s.number,
+                )
+            )
             problems.append(
                 Problem(
                     "territory_too_small",
                     f"territory of {_count(size, 'cell')} ({_names(cells)}): at least {MIN_TERRITORY} needed",
                     cells,
+                    fence,
                 )
             )
     return problems

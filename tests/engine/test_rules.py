@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from positions import document, position
 
@@ -54,6 +56,12 @@ def test_three_cell_pocket_at_the_bottom_is_illegal() -> None:
     assert codes(pos) == ["territory_too_small"], draw(pos)
     problem = check(pos).problems[0]
     assert sorted(problem.cells) == [Cell(4, 5), Cell(4, 6), Cell(4, 7)]
+    # Every palisade closing it is named, none of the others.
+    problem = check(dataclasses.replace(pos, palisades=pos.palisades | {slot((0, 0), (0, 1))})).problems[0]
+    assert sorted(problem.palisades, key=lambda s: s.number) == sorted(
+        (slot((4, 4), (4, 5)), slot((3, 5), (4, 5)), slot((3, 6), (4, 6)), slot((3, 7), (4, 7))),
+        key=lambda s: s.number,
+    )
     # Built one by one, the last palisade is the one refused.
     assert not walls(((4, 4), (4, 5)), ((3, 5), (4, 5)), ((3, 6), (4, 6))).is_legal(slot((3, 7), (4, 7)))
 

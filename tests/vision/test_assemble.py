@@ -84,6 +84,7 @@ def test_a_photo_whose_bare_lines_do_not_show_has_every_palisade_in_doubt(shown:
     probabilities[:5] = 0.98
     features = np.zeros((len(SLOTS), len(FEATURES)))
     features[5 : 5 + shown, FEATURES.index("line_narrow")] = 1.0
+    features[:5, FEATURES.index("art_hidden")] = 0.6  # the palisades hide the art at their feet
     assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
     codes = [problem.code for problem in assembled.warnings]
     if shown < 31:
@@ -110,6 +111,7 @@ def test_where_the_bare_lines_look_like_wood_every_palisade_read_is_in_doubt(woo
     features[5:55, FEATURES.index("line_narrow")] = 1.0
     features[5 : 5 + wooden, FEATURES.index("wood_foot")] = 1.0
     features[:5, FEATURES.index("wood_foot")] = 1.0
+    features[:5, FEATURES.index("art_hidden")] = 0.6
     assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
     warnings = {problem.code: problem for problem in assembled.warnings}
     if wooden > 0.4 * 50:
@@ -120,6 +122,35 @@ def test_where_the_bare_lines_look_like_wood_every_palisade_read_is_in_doubt(woo
         assert assembled.slot_confidence[:5].min() >= 0.98
     # Bare readings keep their confidence: the doubt is of wood seen where there is none.
     assert assembled.slot_confidence[5:].min() >= 0.98
+
+
+@pytest.mark.parametrize("wood_says_nothing", [False, True])
+def test_a_reading_its_own_direct_signs_contradict_is_marked(wood_says_nothing: bool) -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # Sure readings: slots 0-2 palisades, the rest bare and showing their line. Slot 0 hides the
+    # art's texture at its foot; slot 1, read as a palisade, hides none of it (a sheen's colour
+    # alone); slot 5, read bare, has a stick's foot along it: wood, unlike the face.
+    probabilities = np.full(len(SLOTS), 0.01)
+    probabilities[:3] = 0.99
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[3:, FEATURES.index("line_narrow")] = 1.0
+    features[[0, 2], FEATURES.index("art_hidden")] = 0.5
+    features[:3, FEATURES.index("wood_foot")] = 1.0
+    features[5, [FEATURES.index("wood_foot"), FEATURES.index("differs_foot")]] = 0.9
+    if wood_says_nothing:  # most bare slots look like wood: the wood sign says nothing here
+        features[6:40, FEATURES.index("wood_foot")] = 1.0
+    assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
+    doubted = set(np.flatnonzero(assembled.slot_confidence < ASSEMBLE_PARAMS.uncertain).tolist())
+    named = {slot.number for p in assembled.warnings if p.code == "uncertain_slot" for slot in p.palisades}
+    if wood_says_nothing:
+        # Every palisade read is in doubt then (wood_unseen); a bare slot's wood contradicts nothing.
+        assert doubted == named | {0, 1, 2} and 5 not in doubted
+    else:
+        assert doubted == named == {1, 5}
+    # What was read stays as read: the doubt is for the player to check.
+    assert {slot.number for slot in assembled.position.palisades} == {0, 1, 2}
 
 
 @pytest.mark.parametrize(("second", "read"), [(0.97, True), (0.85, False)])

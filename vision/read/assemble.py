@@ -55,6 +55,16 @@ class AssembleParams:
     #: while its foot still hides the line and differs from the face. On the Cycles tuning photos
     #: 18 of 35 palisades only the second reader saw were there; no raster tuning photo had one.
     second_sure: float = 0.9
+    #: A slot read bare whose foot looks like wood over more than this share of its length, and
+    #: differs from the face there as much, shows a stick's foot against what the readers said
+    #: (:func:`contradicted`): on the Cycles tuning photos a stick lying 1-2 mm off its line, whose
+    #: shadowed edge looks like the printed line.
+    bare_wood_foot: float = 0.5
+    #: A palisade read where less than this of the art's texture beside the line is hidden
+    #: (``art_hidden``: none hidden is 0, the art's texture gone is 1; true palisades of both worlds'
+    #: tuning photos hide 0.3 and more, bare slots about 0.01) is read by its colour alone, which a
+    #: warm sheen gives the face too: it is not confirmed (:func:`contradicted`).
+    least_art_hidden: float = 0.1
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -134,6 +144,36 @@ def choose_slots(
         confidence = np.minimum(confidence, np.where(chosen, second, 1 - second))
     slots = frozenset(SLOTS[i] for i in np.flatnonzero(chosen))
     return slots, confidence, warnings
+
+
+def contradicted(
+    slots: SlotReading,
+    palisades: frozenset[Slot],
+    wood_says_nothing: bool = False,
+    params: AssembleParams = ASSEMBLE_PARAMS,
+) -> npt.NDArray[np.bool_]:
+    """The slots whose direct signs contradict the reading: read bare with a stick's foot showing
+    (wood, and unlike the face, along most of it), or read as a palisade that hides none of the
+    art's texture at its foot (its colour alone, not its body, says it is there). With
+    ``wood_says_nothing`` (:func:`wood_unseen`) the wood sign contradicts nothing.
+
+    >>> from vision.read.slots import FEATURES
+    >>> features = np.zeros((67, len(FEATURES)))
+    >>> features[0, [FEATURES.index("wood_foot"), FEATURES.index("differs_foot")]] = 1.0
+    >>> features[1:3, FEATURES.index("art_hidden")] = (0.5, 0.02)
+    >>> reading = SlotReading(np.full(67, 0.1), features)
+    >>> np.flatnonzero(contradicted(reading, frozenset(SLOTS[1:3]))).tolist()
+    [0, 2]
+    >>> np.flatnonzero(contradicted(reading, frozenset(SLOTS[1:3]), wood_says_nothing=True)).tolist()
+    [2]
+    """
+    read = np.array([slot in palisades for slot in SLOTS])
+    features = slots.features
+    foot = (features[:, SLOT_FEATURES.index("wood_foot")] > params.bare_wood_foot) & (
+        features[:, SLOT_FEATURES.index("differs_foot")] > params.bare_wood_foot
+    )
+    unconfirmed = features[:, SLOT_FEATURES.index("art_hidden")] < params.least_art_hidden
+    return (~read & foot & (not wood_says_nothing)) | (read & unconfirmed)
 
 
 def lines_unseen(
@@ -362,7 +402,10 @@ def assemble(
                 palisades=tuple(SLOTS),
             )
         )
-    if not unseen and wood_unseen(slots, params):
+    wood_says_nothing = not unseen and wood_unseen(slots, params)
+    doubted = contradicted(slots, palisades, wood_says_nothing, params)
+    slot_confidence = np.where(doubted, np.minimum(slot_confidence, params.doubtful), slot_confidence)
+    if wood_says_nothing:
         read = np.array([slot in palisades for slot in SLOTS])
         slot_confidence = np.where(read, np.minimum(slot_confidence, params.doubtful), slot_confidence)
         warnings.append(
