@@ -524,6 +524,18 @@ def test_an_advanced_game_with_one_power_of_each_kind(browser: Any, server: Serv
         page.context.close()
 
 
+def end_and_reveal(host: Any, players: list[Any], links: list[str]) -> None:
+    """End the game from the host's page; each player opens their link and enters their values,
+    until the host's page shows the score."""
+    host.click("#end summary")
+    with host.expect_navigation():
+        host.click("#end-game")
+    for page, link in zip(players, links, strict=True):
+        page.goto(link)
+        enter_values(page)
+    host.wait_for_selector("table.score", timeout=LIVE_S)
+
+
 def add_warriors(page: Any, colours: tuple[str, ...]) -> None:
     """On a draft's review, put a warrior of each colour on an empty cell without gold."""
     for colour in colours:
@@ -564,14 +576,7 @@ def test_an_irregularity_kept_on_the_review_page_and_the_review_goes_on_past_it(
             host.wait_for_selector(f'{BOARD} g.cell[data-target="{moved}"]:not([data-player])')
         with host.expect_navigation():
             host.click("#confirm")
-    host.click("#end summary")
-    with host.expect_navigation():
-        host.click("#end-game")
-    purple.goto(links["purple"])
-    green.goto(links["green"])
-    enter_values(purple)
-    enter_values(green)
-    host.wait_for_selector("table.score", timeout=LIVE_S)
+    end_and_reveal(host, [purple, green], [links["purple"], links["green"]])
     host.goto(game + "/review")
     settle = host.locator("#irregularities li.to-settle")
     assert settle.count() >= 1 and "warrior moved" in host.locator("#irregularities").text_content()
@@ -613,14 +618,7 @@ def test_a_finished_game_s_record_downloads_and_its_review_opens(
         add_warriors(host, added)
         with host.expect_navigation():
             host.click("#confirm")
-    host.click("#end summary")
-    with host.expect_navigation():
-        host.click("#end-game")
-    purple.goto(links["purple"])
-    green.goto(links["green"])
-    enter_values(purple)
-    enter_values(green)
-    host.wait_for_selector("table.score", timeout=LIVE_S)
+    end_and_reveal(host, [purple, green], [links["purple"], links["green"]])
 
     # The record, downloaded from the host's page: every turn the photos show, with the values.
     with host.expect_download() as download:
