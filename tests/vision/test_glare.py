@@ -102,7 +102,9 @@ def test_assemble_marks_what_glare_hides_in_one_warning() -> None:
     cell_glare[[Cell(2, 5).number, GOLD_CELLS[0].number]] = 0.6
     slot_glare[slot.number] = 0.5
 
-    slots = SlotReading(slot_probs, lines_shown())
+    features = lines_shown()
+    features[slot.number, SLOT_FEATURES.index("art_hidden")] = 0.6  # the palisade hides the art
+    slots = SlotReading(slot_probs, features)
     plain = assemble(cells, slots, gold)
     glared = assemble(cells, slots, gold, glare=(cell_glare, slot_glare))
 
