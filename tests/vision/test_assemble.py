@@ -139,6 +139,9 @@ def test_a_reading_its_own_direct_signs_contradict_is_marked(wood_says_nothing: 
     features[[0, 2], FEATURES.index("art_hidden")] = 0.5
     features[:3, FEATURES.index("wood_foot")] = 1.0
     features[5, [FEATURES.index("wood_foot"), FEATURES.index("differs_foot")]] = 0.9
+    # Slot 6, read bare, is unlike the face along all of it, at its foot and halfway up, in no wood
+    # colour: a stick in its own shadow.
+    features[6, [FEATURES.index("differs_foot"), FEATURES.index("differs_side")]] = 1.0
     if wood_says_nothing:  # most bare slots look like wood: the wood sign says nothing here
         features[6:40, FEATURES.index("wood_foot")] = 1.0
     assembled = assemble(board({}), SlotReading(probabilities, features), {}, players=COLOURS[:2])
@@ -146,9 +149,9 @@ def test_a_reading_its_own_direct_signs_contradict_is_marked(wood_says_nothing: 
     named = {slot.number for p in assembled.warnings if p.code == "uncertain_slot" for slot in p.palisades}
     if wood_says_nothing:
         # Every palisade read is in doubt then (wood_unseen); a bare slot's wood contradicts nothing.
-        assert doubted == named | {0, 1, 2} and 5 not in doubted
+        assert doubted == named | {0, 1, 2} and 5 not in doubted and 6 in named
     else:
-        assert doubted == named == {1, 5}
+        assert doubted == named == {1, 5, 6}
     # What was read stays as read: the doubt is for the player to check.
     assert {slot.number for slot in assembled.position.palisades} == {0, 1, 2}
 

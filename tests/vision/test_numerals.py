@@ -343,3 +343,31 @@ def test_assignment_rejects_bad_input() -> None:
         assign_gold_values(np.full((8, 4), 0.25))
     with pytest.raises(ValueError):
         assign_gold_values(np.full((8, 5), np.nan))
+
+
+@pytest.mark.parametrize("misread", [1, 2, 3])
+def test_gold_values_the_kit_overrules_in_several_places_are_all_doubtful(
+    misread: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.scan
+
+    # Sure numerals, right but for ``misread`` tokens read surely as a 7 (the kit has one 7).
+    truth = (7, 6, 6, 5, 5, 4, 4, 3)
+    rows = np.full((8, len(VALUES)), 0.005)
+    for row, value in enumerate(truth):
+        rows[row, VALUES.index(7 if 0 < row <= misread else value)] = 0.98
+    read = iter(rows)
+    monkeypatch.setattr(vision.scan, "gold_crop", lambda *args: (np.zeros((8, 8, 3), np.uint8), 4.0))
+    monkeypatch.setattr(vision.scan, "numeral_probabilities", lambda crop, px_per_mm: next(read))
+    gold = vision.scan.read_gold_values(np.zeros((8, 8, 3), np.uint8), np.eye(3))
+    confidences = [conf for _, conf in gold.values()]
+    doubtful = vision.scan.SCAN_PARAMS.assemble.doubtful
+    if misread > vision.scan.SCAN_PARAMS.most_overruled:
+        # How the values are shared out is a guess: every one is marked, right or not.
+        assert max(confidences) <= doubtful
+    else:
+        # One 7 too many: the values left say a 6 was misread, between the two tokens read 7 (both
+        # marked); the others stay as read, and as sure.
+        values = [value for value, _ in gold.values()]
+        assert sorted(values[:2]) == [6, 7] and values[2:] == list(truth[2:])
+        assert max(confidences[:2]) < 0.8 < min(confidences[2:])

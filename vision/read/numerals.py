@@ -404,6 +404,18 @@ def _all_assignments() -> NDArray[np.int64]:
     return np.array([[index[v] for v in order] for order in orders], dtype=np.int64)
 
 
+def overruled(probabilities: NDArray[np.float64], values: tuple[int, ...]) -> int:
+    """How many tokens (rows of ``probabilities``, columns the values 3..7) ``values`` gives another
+    value than the likeliest of their own.
+
+    >>> p = np.full((3, 5), 0.1); p[0, 4] = p[1, 4] = p[2, 0] = 0.6
+    >>> overruled(p, (7, 6, 3))
+    1
+    """
+    own = [VALUES[int(i)] for i in np.argmax(probabilities, axis=1)]
+    return sum(a != b for a, b in zip(own, values, strict=True))
+
+
 def assign_gold_values(probabilities: NDArray[np.float64]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """The most likely values of the gold tokens given the kit's values, and a confidence for each.
 
