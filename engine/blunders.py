@@ -194,7 +194,7 @@ def planted_games(
     max_games: int = 400,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[Plant]:
-    """Up to ``count`` planted games, from arena games of ``seats`` (seat-swapped, seed after seed,
+    """Up to ``count`` planted games, from arena games of ``seats`` (seat-swapped unless alike, seed after seed,
     at ``iterations`` a move: the same games from the same seeds on any machine, however loaded)
     until ``count`` are found or ``max_games`` were tried. ``progress(found, tried)`` after each
     game tried."""
@@ -203,8 +203,10 @@ def planted_games(
         raise ValueError("planted games are 2-player games")
     found = tried = 0
     seed = first_seed
+    # Two players alike, seat-swapped, play the same game again: one game a seed then.
+    layouts = [tuple(seats)] if seats[0] == seats[1] else [tuple(seats), tuple(reversed(seats))]
     while found < count and tried < max_games:
-        for layout in (tuple(seats), tuple(reversed(seats))):
+        for layout in layouts:
             if found >= count or tried >= max_games:
                 break
             result = play_game(layout, seed, 0.0, record=True, iterations=iterations)

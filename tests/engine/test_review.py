@@ -118,6 +118,8 @@ def test_a_planted_blunder_is_as_documented() -> None:
     budget = replace(SMALL, playouts=1000)
     plants = list(planted_games(2, ("greedy", "greedy"), 1, budget, max_games=40))
     assert plants, "no planted blunder in 40 games"
+    # Two players alike play one game a seed: seat-swapped, it would be the same game again.
+    assert len({plant.seed for plant in plants}) == len(plants)
     for plant in plants:
         todo, _ = steps(plant.record)
         step = todo[plant.index - 1]
