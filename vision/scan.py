@@ -38,7 +38,7 @@ from vision.locate.features import (
     camera_from_homography,
     locate,
 )
-from vision.locate.grid import CONFIRMING_CROSSINGS, GridFit, GridSearch, refine_on_grid
+from vision.locate.grid import CONFIRMING_CROSSINGS, GridFit, locate_by_grid, refine_on_grid
 from vision.locate.register import (
     ART_MATCH_PARAMS,
     REGISTER_PARAMS,
@@ -109,11 +109,6 @@ class ScanParams:
     #: On the tuning photos of both worlds the reference kit matched by 0.164 at the least, other
     #: copies by 0.096 at the most: the margin lies between.
     art_match_margin: float = 0.13
-    #: After this many starts of the gold search without a fit (:class:`vision.locate.grid.GridSearch`),
-    #: the slow features are tried before the rest of it: on the tuning photos of both worlds the
-    #: search found a board at its 10th start at most but once (the 27th), while a search that found
-    #: none took 17 to 78 starts, 0.06 s each (a blurred Cycles board, found by the slow features in 1 s).
-    grid_starts_alone: int = 12
     #: The kit's values may overrule this many of the gold numerals as read, and the values stay as
     #: sure as the numerals say (:func:`read_gold_values`): on the tuning photos of both worlds, where
     #: one was overruled (8 photos) the values were right; where 3 and 4 were, once wrong in 5 places.
@@ -661,13 +656,15 @@ def _view_of_some_copy(
             return (*seen, True)
     # Neither the fast features nor the gold and grid placed the board surely (the grid found
     # none, so no copy can be improvised either): the slow features, and the better placement.
-    slow = cheap.slow if cheap.slow is not None else _slow_features(image, looks, face, timer, params)
-    placements = [f for f in (cheap.placed, slow) if f is not None and not isinstance(f, NoBoardError)]
-    found = max(placements, key=lambda f: f[1].agreeing, default=None)
+    slow: tuple[Located, Registration] | None = None
+    refusal: NoBoardError | None = None
+    try:
+        slow = _found_by_features(image, looks, face, timer, params, first_attempt=1)
+    except NoBoardError as error:
+        refusal = error
+    found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
     if found is None:
-        if isinstance(slow, NoBoardError):
-            raise slow
-        raise NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
+        raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
     return _registered_view(image, looks, *found, face, timer, params), looks, False
 
 
@@ -679,8 +676,6 @@ class _CheapLook:
     placed: tuple[Located, Registration] | None
     fit: GridFit | None
     art_matches: bool
-    #: The slow features, where the gold search was long enough for them to be tried during it.
-    slow: Slow = None
 
 
 def _cheap_look(
@@ -699,34 +694,12 @@ def _cheap_look(
         confirmed = _confirmed_on_grid(image, quick, face, timer, params)
         if confirmed is not None:
             return _CheapLook(confirmed, None, True)
-    search = GridSearch.of(image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
-    slow: Slow = None
-    if not timer.run("locate", search.run, params.grid_starts_alone):
-        # A long search: where the board is there but hard to lock onto (a blurred photo), the slow
-        # features may place it surely for less than the rest of the search would cost.
-        slow = _slow_features(image, looks, face, timer, params)
-        if not isinstance(slow, NoBoardError) and slow[1].agreeing >= params.confident_patches:
-            return _CheapLook(slow, None, True, slow)
-        timer.run("locate", search.run)
-    if search.fit is None:
-        return _CheapLook(quick, None, False, slow)
-    best, art = _better_placed(image, quick, grid_located(search.fit), face, timer, params)
-    return _CheapLook(best, search.fit, art >= params.art_match_margin, slow)
-
-
-#: What the slow features found: the board placed, why they placed none, or None: not tried.
-Slow = tuple[Located, Registration] | NoBoardError | None
-
-
-def _slow_features(
-    image: Image, looks: Looks, face: npt.NDArray[np.float32], timer: _Timer, params: ScanParams
-) -> tuple[Located, Registration] | NoBoardError:
-    """The slower attempts of the art's features (:data:`SEARCH_ATTEMPTS` after the first), or
-    why they found no board."""
-    try:
-        return _found_by_features(image, looks, face, timer, params, first_attempt=1)
-    except NoBoardError as error:
-        return error
+    gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
+    fit = timer.run("locate", locate_by_grid, image, gold)
+    if fit is None:
+        return _CheapLook(quick, None, False)
+    best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
+    return _CheapLook(best, fit, art >= params.art_match_margin)
 
 
 def _better_placed(

@@ -142,7 +142,7 @@ def test_features_placing_the_board_unsurely_are_confirmed_on_its_grid_without_t
         return Located(shifted(TRUE_HOMOGRAPHY, 2.0, -1.5, 0.5), 40, 500, attempt=first_attempt)
 
     monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    monkeypatch.setattr(vision.scan.GridSearch, "of", lambda *args: searched.append(args))
+    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda *args: searched.append(args))
     # However many patches agree, the features alone are never sure enough here.
     unsure = replace(vision.scan.SCAN_PARAMS, confident_patches=10**6)
     view, _, improvised = vision.scan._view_of_some_copy(

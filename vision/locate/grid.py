@@ -18,7 +18,7 @@ and how the scanner reads a board without a profile of its copy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from typing import cast
@@ -793,50 +793,7 @@ def best_first(
 
 def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GridFit | None:
     """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
-    printed grid, or None: a :class:`GridSearch` run to its end.
-    """
-    search = GridSearch.of(image, gold_bgr, params)
-    search.run()
-    return search.fit
-
-
-@dataclass(eq=False)
-class GridSearch:
-    """The gold-and-grid search of one photo (:func:`locate_by_grid`), run a number of starts at a
-    time: another way of finding the board may be tried between, and the search goes on from where
-    it stopped, each start pulled onto the grid once.
-
-    >>> search = GridSearch.of(np.full((300, 400, 3), 128, np.uint8), (42, 166, 212))
-    >>> search.run(most_starts=5), search.fit is None
-    (True, True)
-    """
-
-    steps: Generator[int, None, GridFit | None]
-    #: The starts tried so far, and what the search found once it ended.
-    starts: int = 0
-    ended: bool = False
-    fit: GridFit | None = None
-
-    @classmethod
-    def of(cls, image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GridSearch:
-        return cls(_search_steps(image, gold_bgr, params))
-
-    def run(self, most_starts: int | None = None) -> bool:
-        """Search on until the search ends or, with ``most_starts``, that many starts have been tried
-        in all; whether it has ended (:attr:`fit` then holds what it found)."""
-        while not self.ended and (most_starts is None or self.starts < most_starts):
-            try:
-                self.starts = next(self.steps)
-            except StopIteration as end:
-                self.ended, self.fit = True, end.value
-        return self.ended
-
-
-def _search_steps(
-    image: Image, gold_bgr: npt.ArrayLike, params: GridParams
-) -> Generator[int, None, GridFit | None]:
-    """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
-    printed grid, or None; yielding, after each start tried, how many have been.
+    printed grid, or None.
 
     Each way of laying the gold cells on the tokens found is tried, best first, until the printed grid
     confirms one; then the lattice of the grid's lines (:func:`vision.locate.gridlines.lattice_homographies`),
@@ -917,15 +874,11 @@ def _search_steps(
         (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES),
         (outlines, MIN_CROSSINGS, FoundBy.OUTLINE),
     )
-    tried = 0
     for starts, least, way in passes:
         unimproved = 0
         for first, hits, candidates, roundness in starts():
             if best is not None and unimproved >= PATIENCE:
                 break
-            if tried:  # the last start has been tried in full: a place to pause
-                yield tried
-            tried += 1
             unimproved += 1
             refined, crossings, looked_for = refine(first)
             if crossings < MIN_CROSSINGS:
