@@ -194,10 +194,10 @@ def planted_games(
     max_games: int = 400,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[Plant]:
-    """Up to ``count`` planted games, from arena games of ``seats`` (seat-swapped unless alike, seed after seed,
-    at ``iterations`` a move: the same games from the same seeds on any machine, however loaded)
-    until ``count`` are found or ``max_games`` were tried. ``progress(found, tried)`` after each
-    game tried."""
+    """Up to ``count`` planted games, from arena games of ``seats`` (seed after seed, seat-swapped
+    unless alike, at ``iterations`` a move: the same games from the same seeds on any machine,
+    however loaded) until ``count`` are found or ``max_games`` were tried. ``progress(found,
+    tried)`` after each game tried."""
     budget = budget or Budget()
     if len(seats) != 2:
         raise ValueError("planted games are 2-player games")
