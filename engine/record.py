@@ -37,7 +37,7 @@ engine.record.RecordError: line 4: it is orange's turn, not blue's
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
@@ -212,8 +212,10 @@ class Record:
 
     ``gold`` lists the gold on its cells (value None where not known); in Nuggets these are the
     gold-mine markers, anywhere, of any positive value. ``characters`` follow ``players`` in the
-    advanced game. ``reveal`` gives the values of the face-down warriors the turns leave hidden.
-    Build one with :meth:`of_moves` or :func:`parse`; the constructor trusts its arguments.
+    advanced game. ``reveal`` gives the values of the face-down warriors the turns leave hidden, each
+    under the cell it stands on at the end (:func:`hidden_at_end`): where a kept irregularity moved
+    one, not its turn's cell. Build one with :meth:`of_moves` or :func:`parse`; the constructor
+    trusts its arguments.
     """
 
     variant: str
@@ -293,32 +295,42 @@ class Record:
         irregularity (no legal game holds one)."""
         if self.irregularities:
             raise RecordError(f"the record notes {len(self.irregularities)} irregularity(ies): no legal game")
-        values = dict(self.reveal)
+        values = self.values_by_turn()
         out: list[Move] = []
-        for turn in self.turns:
+        for n, turn in enumerate(self.turns):  # no irregularity: the turns are the events
             if turn.power is not None:
                 out.append(turn.power)
             action = turn.action
             if isinstance(action, HiddenWarrior):
-                if action.cell not in values:
-                    raise RecordError(
-                        f"the value of {turn.player}'s warrior on {action.cell.name} is not known"
-                    )
-                out.append(PlaceWarrior(action.cell, values[action.cell]))
+                if n not in values:
+                    raise RecordError(_unknown(turn, action))
+                out.append(PlaceWarrior(action.cell, values[n]))
             else:
                 out.append(action)
         return out
+
+    def values_by_turn(self) -> dict[int, int]:
+        """The reveal's values by the event index of the turn that placed each warrior: the reveal
+        names the cell a warrior stands on at the end (:func:`hidden_at_end`), the turn the cell it
+        was placed on; they differ where a kept irregularity moved it.
+
+        >>> text = "armadora-record 1\\nvariant armadora\\nplayers orange blue\\n1. orange warrior c3\\n"
+        >>> moved = "! warrior_moved c3 d3 {kept}\\n2. blue warrior c3\\n"
+        >>> parse(text + moved + "reveal orange d3=5\\nreveal blue c3=1\\n").values_by_turn()
+        {0: 5, 2: 1}
+        """
+        reveal = dict(self.reveal)
+        return {n: reveal[cell] for cell, (n, _) in hidden_at_end(self.events).items() if cell in reveal}
 
     def final_state(self) -> GameState:
         """The game after every turn of the record, every value known, past the irregularities a replay
         goes on past; RecordError where it cannot be (a value or gold pile not known, an irregularity
         it cannot go past)."""
         self.start()  # every gold value known
-        values = dict(self.reveal)
-        for turn in self.turns:
-            if isinstance(turn.action, HiddenWarrior) and turn.action.cell not in values:
-                cell = turn.action.cell.name
-                raise RecordError(f"the value of {turn.player}'s warrior on {cell} is not known")
+        values = self.values_by_turn()
+        for n, event in enumerate(self.events):
+            if isinstance(event, Turn) and isinstance(event.action, HiddenWarrior) and n not in values:
+                raise RecordError(_unknown(event, event.action))
         view, stopped = _replay(self, {})
         if stopped is not None:
             raise RecordError(f"the replay stops at the irregularity {stopped}")
@@ -370,7 +382,7 @@ def _replay(record: Record, lines: dict[int, int]) -> tuple[Knowledge, Irregular
     except ValueError as err:
         raise RecordError(f"{where}{err}") from None
     view = Knowledge(state, 0)
-    values = dict(record.reveal)
+    values = record.values_by_turn()
     for n, event in enumerate(record.events):
         where = _line_of(lines, n)
         if isinstance(event, Irregularity):
@@ -387,8 +399,8 @@ def _replay(record: Record, lines: dict[int, int]) -> tuple[Knowledge, Irregular
             raise RecordError(f"{where}it is {view.state.player}'s turn, not {event.player}'s")
         try:
             if event.power is not None:
-                view = step(view, event.power, values)
-            view = step(view, event.action, values)
+                view = step(view, event.power)
+            view = step(view, event.action, values.get(n))
         except (IllegalMove, KnowledgeError) as err:
             raise RecordError(f"{where}{err}") from None
     return view, None
@@ -458,13 +470,37 @@ def whereabouts(events: Sequence[Event]) -> dict[int, tuple[Cell, Cell | None]]:
     return out
 
 
-def step(view: Knowledge, move: Move | HiddenWarrior, values: Mapping[Cell, int]) -> Knowledge:
-    """Play one move of a record on a view of the game; a hidden warrior takes its value from
-    ``values`` where it is there, else a stand-in. IllegalMove or KnowledgeError where it cannot be."""
+def hidden_at_end(events: Sequence[Event]) -> dict[Cell, tuple[int, str]]:
+    """The face-down warriors the turn lines leave hidden that stand on the board at the end, by the
+    cell they end on (:func:`whereabouts`), which the reveal names: each with its turn's event index
+    and its player. A warrior gone is not there; a cell a warrior left may hold a later one.
+
+    >>> c3, d3 = Cell(2, 2), Cell(2, 3)
+    >>> moved = Irregularity("warrior_moved", (c3, d3))
+    >>> events = [Turn("orange", HiddenWarrior(c3)), moved, Turn("blue", HiddenWarrior(c3))]
+    >>> {cell.name: turn for cell, turn in hidden_at_end(events).items()}
+    {'d3': (0, 'orange'), 'c3': (2, 'blue')}
+    """
+    out: dict[Cell, tuple[int, str]] = {}
+    for n, (_, end) in whereabouts(events).items():
+        event = events[n]
+        if end is not None and isinstance(event, Turn):
+            out[end] = (n, event.player)
+    return out
+
+
+def _unknown(turn: Turn, action: HiddenWarrior) -> str:
+    return f"the value of {turn.player}'s warrior on {action.cell.name} is not known"
+
+
+def step(view: Knowledge, move: Move | HiddenWarrior, value: int | None = None) -> Knowledge:
+    """Play one move of a record on a view of the game; a hidden warrior takes ``value`` where it is
+    given (:meth:`Record.values_by_turn`), else a stand-in. IllegalMove or KnowledgeError where it
+    cannot be."""
     if isinstance(move, HiddenWarrior):
-        if move.cell not in values:
+        if value is None:
             return view.play_hidden(move.cell)
-        move = PlaceWarrior(move.cell, values[move.cell])
+        move = PlaceWarrior(move.cell, value)
     if isinstance(move, ExtraWarrior) and not view.knows(view.state.player):
         return view.play_hidden(move.cell, face_up=move.value)
     try:
@@ -506,7 +542,7 @@ def dumps(record: Record) -> str:
             out.append(f"{number}. {event}")
         else:
             out.append(str(event))
-    owners = {t.action.cell: t.player for t in record.turns if isinstance(t.action, HiddenWarrior)}
+    owners = {cell: player for cell, (_, player) in hidden_at_end(record.events).items()}
     for player in record.players:
         mine = [f"{cell.name}={value}" for cell, value in record.reveal if owners.get(cell) == player]
         if mine:
@@ -574,9 +610,7 @@ def parse(text: str) -> Record:
             turns = sum(isinstance(e, Turn) for e in events)
             events.append(_turn(n, line, turns + 1, players))
             event_lines[len(events) - 1] = n
-    owners = {
-        e.action.cell: e.player for e in events if isinstance(e, Turn) and isinstance(e.action, HiddenWarrior)
-    }
+    owners = {cell: player for cell, (_, player) in hidden_at_end(events).items()}
     event_lines[-1] = header.get("gold", header["players"])[0]  # where a fault of the gold is
     try:
         reveal = _reveal(reveal_lines, players, owners)
@@ -587,7 +621,7 @@ def parse(text: str) -> Record:
     revealed = tuple(sorted(reveal.items(), key=lambda item: item[0].number))
     record = Record(variant, players, gold, characters, date, tuple(events), revealed)
     view, stopped = _replay(record, event_lines)
-    complete = stopped is None and all(cell in reveal for cell in owners)
+    complete = stopped is None and len(record.values_by_turn()) == len(whereabouts(events))
     if complete and all(g.value is not None for g in gold) and view.state.is_over:
         # The replay was the whole game with every value: its scoring is the record's result.
         record.__dict__["result"] = Result.of(view.state.score())
@@ -603,6 +637,8 @@ def parse(text: str) -> Record:
 def _reveal(
     reveal_lines: list[tuple[int, str, list[str]]], players: tuple[str, ...], owners: dict[Cell, str]
 ) -> dict[Cell, int]:
+    """The reveal lines' values by cell; ``owners`` the player of the face-down warrior with a hidden
+    value on each cell at the end (:func:`hidden_at_end`), the only cells a reveal may name."""
     reveal: dict[Cell, int] = {}
     for n, colour, words in reveal_lines:
         if colour not in players:
@@ -611,7 +647,8 @@ def _reveal(
             cell, value = _pair(n, word, low=1, high=5)
             if owners.get(cell) != colour:
                 raise RecordError(
-                    f"line {n}: no face-down warrior of {colour}'s with a hidden value on {cell.name}"
+                    f"line {n}: no face-down warrior of {colour}'s with a hidden value on {cell.name} "
+                    "at the end"
                 )
             if cell in reveal:
                 raise RecordError(f"line {n}: {cell.name} is revealed twice")

@@ -210,7 +210,7 @@ def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
     value is not known or a turn is illegal.
     """
     state = record.start()
-    values = dict(record.reveal)
+    values = record.values_by_turn()  # the reveal names where each warrior ends, a turn where it went
     ends = whereabouts(record.events)
     out: list[Step] = []
     for n, event in enumerate(record.events):
@@ -224,7 +224,7 @@ def steps(record: Record) -> tuple[list[Step], Irregularity | None]:
             continue
         action = event.action
         if isinstance(action, HiddenWarrior):
-            value = values.get(action.cell)
+            value = values.get(n)
             if value is None and ends[n][1] is None:
                 hand = (state if event.power is None else state.play(event.power)).supplies[state.to_move]
                 value = next((v for v in range(1, 6) if hand[v - 1]), None)

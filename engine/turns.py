@@ -55,9 +55,9 @@ from engine.record import (
     Irregularity,
     Record,
     Turn,
+    hidden_at_end,
     stand_in_gold,
     step,
-    whereabouts,
 )
 
 #: How many moves the search of one gap between photos may try before it settles for what it found.
@@ -107,9 +107,8 @@ class Inference:
         last = self.positions[-1]
         events = tuple(_events(self.gaps))
         values = reveal or {}
-        # The values are entered on the last board: a warrior that moved is revealed under its turn's cell.
-        ends = whereabouts(events).values()
-        hidden = {placed: values[end] for placed, end in ends if end is not None and end in values}
+        # The values are entered on the last board, and the reveal names the cells there.
+        hidden = {cell: values[cell] for cell in hidden_at_end(events) if cell in values}
         return Record(
             last.variant,
             last.players,
@@ -330,7 +329,7 @@ class _Search:
             return None
         self.budget -= 1
         try:
-            return step(view, move, {})
+            return step(view, move)
         except (IllegalMove, KnowledgeError):
             return None
 

@@ -88,6 +88,24 @@ gold d5=7 b4=6 f4=6 h4=5 a2=5 e2=4 c1=4 g1=3
 5. blue warrior e3
 6. orange pass
 7. blue pass
-reveal orange c3=5 b3=4
+reveal orange c4=5 b3=4
 reveal blue d3=1 e3=2
+"""
+
+#: A record in which a warrior moved (kept) from c3 to d3 and a later turn placed another on c3: the
+#: reveal names each warrior by the cell it stands on at the end (the tests of the record, of the
+#: turns and of the review).
+REFILLED = """armadora-record 1
+variant armadora
+players orange blue
+gold d5=7 b4=6 f4=6 h4=5 a2=5 e2=4 c1=4 g1=3
+1. orange warrior c3
+2. blue warrior e3
+! warrior_moved c3 d3 {the orange warrior on c3 stands on d3 now; kept}
+3. orange warrior c3
+4. blue pass
+5. orange pass
+reveal orange c3=2 d3=5
+reveal blue e3=1
+result orange 40, blue 0; ranking orange, blue
 """

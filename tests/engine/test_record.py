@@ -6,10 +6,10 @@ import random
 from pathlib import Path
 
 import pytest
-from games import IRREGULAR, VARIANTS, random_game
+from games import IRREGULAR, REFILLED, VARIANTS, random_game
 
-from engine.board import Cell
-from engine.game import GameState, Pass, PlaceWarrior
+from engine.board import GOLD_VALUES, Cell
+from engine.game import GameState, Move, Pass, PlaceWarrior
 from engine.record import HiddenWarrior, Record, RecordError, Result, dumps, parse
 
 GAMES_PER_CASE = 112  # 9 cases (3 variants x 2-4 players): 1,008 games
@@ -214,10 +214,49 @@ def test_an_irregularity_at_fault_names_its_line(old: str, new: str, message: st
         parse(IRREGULAR.replace(old, new))
 
 
-def test_a_warrior_that_moved_is_revealed_under_its_turn_and_one_gone_needs_no_value() -> None:
-    from engine.record import Irregularity, Turn, whereabouts
+def test_a_warrior_that_moved_is_revealed_where_it_ends_and_one_gone_is_not_revealed() -> None:
+    from engine.record import Event, Irregularity, Turn, hidden_at_end, whereabouts
 
     c3, c4 = Cell.parse("c3"), Cell.parse("c4")
-    events = [Turn("orange", HiddenWarrior(c3)), Irregularity("warrior_moved", (c3, c4)),
-              Irregularity("warrior_gone", (c4,))]  # fmt: skip
+    events: list[Event] = [Turn("orange", HiddenWarrior(c3)), Irregularity("warrior_moved", (c3, c4)),
+                            Irregularity("warrior_gone", (c4,))]  # fmt: skip
     assert whereabouts(events[:2]) == {0: (c3, c4)} and whereabouts(events) == {0: (c3, None)}
+    assert hidden_at_end(events[:2]) == {c4: (0, "orange")} and hidden_at_end(events) == {}
+
+
+def test_a_cell_a_warrior_moved_from_and_a_later_turn_filled_is_revealed_by_where_each_ends() -> None:
+    record = parse(REFILLED)
+    assert dumps(record) == REFILLED and parse(dumps(record)) == record
+    c3, d3, e3 = (Cell.parse(name) for name in ("c3", "d3", "e3"))
+    assert record.reveal == ((c3, 2), (d3, 5), (e3, 1))
+    # The warrior of turn 1 stands on d3 with its 5; the one turn 3 placed on c3 after it left has the 2.
+    assert record.values_by_turn() == {0: 5, 1: 1, 3: 2}
+    for state in (record.final_state(), record.replay().state):
+        board = state.to_position()
+        assert {(w.cell.name, w.player, w.value) for w in board.warriors} == {
+            ("c3", "orange", 2), ("d3", "orange", 5), ("e3", "blue", 1),
+        }  # fmt: skip
+    # The result is the scoring of that board: a legal game that placed the warriors there scores it so.
+    moves: list[Move] = [PlaceWarrior(d3, 5), PlaceWarrior(e3, 1), PlaceWarrior(c3, 2), Pass(), Pass()]
+    legal = Record.of_moves(GameState.new(("orange", "blue"), GOLD_VALUES), moves)
+    assert record.result is not None and record.result == legal.result
+    with pytest.raises(RecordError, match="line 13: the result does not match the scoring"):
+        parse(REFILLED.replace("orange 40, blue 0", "orange 0, blue 40"))
+    # Keyed by the turns' cells the reveal names c3 twice, and d3 holds no warrior of blue's at the end.
+    with pytest.raises(RecordError, match="line 11: c3 is revealed twice"):
+        parse(REFILLED.replace("reveal orange c3=2 d3=5", "reveal orange c3=5 c3=2"))
+    with pytest.raises(
+        RecordError, match="line 12: no face-down warrior of blue's with a hidden value on d3"
+    ):
+        parse(REFILLED.replace("reveal blue e3=1", "reveal blue e3=1 d3=3"))
+    # A warrior gone stands nowhere at the end: the reveal cannot name it, the record has no result.
+    body = REFILLED.split("reveal")[0].replace(
+        "5. orange pass", "! warrior_gone d3 {gone; kept}\n5. orange pass"
+    )
+    with pytest.raises(
+        RecordError, match="line 12: no face-down warrior of orange's with a hidden value on d3"
+    ):
+        parse(body + "reveal orange c3=2 d3=5\nreveal blue e3=1\n")
+    gone = parse(body + "reveal orange c3=2\nreveal blue e3=1\n")
+    assert gone.values_by_turn() == {1: 1, 3: 2} and gone.result is None
+    assert dumps(gone) == body + "reveal orange c3=2\nreveal blue e3=1\n"

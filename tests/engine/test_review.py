@@ -6,7 +6,7 @@ import os
 from dataclasses import replace
 
 import pytest
-from games import IRREGULAR
+from games import IRREGULAR, REFILLED
 
 from engine.arena import play_game
 from engine.blunders import (
@@ -198,6 +198,20 @@ def test_the_review_goes_on_past_the_irregularities_kept_and_stops_at_one_to_set
     # A warrior gone whose value nobody entered takes a stand-in; the turns go on.
     body, _ = IRREGULAR.replace("a5|b5; to settle", "a5|b5; kept").split("! double_turn")
     gone = body + "! warrior_gone b3 {gone; kept}\n5. orange warrior e3\n6. blue pass\n7. orange pass\n"
-    gone += "reveal orange c3=5 e3=2\nreveal blue d3=1\n"
+    gone += "reveal orange c4=5 e3=2\nreveal blue d3=1\n"
     gone_steps, stop = steps(parse(gone))
     assert stop is None and gone_steps[2].action == PlaceWarrior(Cell.parse("b3"), 1)
+
+
+def test_the_review_gives_a_moved_warrior_and_the_one_placed_where_it_was_their_own_values() -> None:
+    record = parse(REFILLED)
+    todo, stop = steps(record)
+    c3, e3 = Cell.parse("c3"), Cell.parse("e3")
+    played = [PlaceWarrior(c3, 5), PlaceWarrior(e3, 1), PlaceWarrior(c3, 2)]
+    assert stop is None and [s.action for s in todo[:3]] == played
+    board = todo[-1].after.to_position()
+    assert {(w.cell.name, w.value) for w in board.warriors} == {("c3", 2), ("d3", 5), ("e3", 1)}
+    r = review(record, SMALL)
+    assert [t.move for t in r.turns] == ["warrior c3 5", "warrior e3 1", "warrior c3 2", "pass", "pass"]
+    assert [(after, i.kind) for after, i in r.kept] == [(2, "warrior_moved")] and r.irregularity is None
+    assert r.turns[-1].mover == "orange" and r.turns[-1].chance_after == 1.0  # orange 40, blue 0

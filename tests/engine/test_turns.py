@@ -8,12 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import pytest
-from games import VARIANTS, random_game
+from games import REFILLED, VARIANTS, random_game
 
-from engine.board import CELLS, Cell, Slot
-from engine.game import POWERS, GameState, Move, Pass, Peek
+from engine.board import CELLS, GOLD_VALUES, Cell, Slot
+from engine.game import POWERS, GameState, Move, Pass, Peek, PlaceWarrior
 from engine.position import Position, Warrior
-from engine.record import HiddenWarrior, Irregularity, Record, Turn, dumps, parse
+from engine.record import HiddenWarrior, Irregularity, Record, Turn, dumps, parse, resume
 from engine.supply import supply_for
 from engine.turns import Inference, infer
 
@@ -217,3 +217,16 @@ def photo_after_turn(shot: Photographed, n: int) -> int:
         if done > n:
             return index
     raise AssertionError(n)
+
+
+def test_a_warrior_moved_then_its_cell_filled_gives_the_record_revealed_where_each_warrior_ends() -> None:
+    c3, d3, e3 = (Cell.parse(name) for name in ("c3", "d3", "e3"))
+    first = GameState.new(("orange", "blue"), GOLD_VALUES).play(PlaceWarrior(c3, 5))
+    second = first.play(PlaceWarrior(e3, 1))
+    moved = resume(second, Irregularity("warrior_moved", (c3, d3)), None)  # at the table, between photos
+    third = moved.play(PlaceWarrior(c3, 2))
+    photos = [as_photographed(s.to_position()) for s in (first, second, moved, third)]
+    # The values as the players enter them on the last board: by the cells they see.
+    record = infer(photos, finished=True).record(reveal={c3: 2, d3: 5, e3: 1})
+    kept = tuple(replace(e, kept=True) if isinstance(e, Irregularity) else e for e in record.events)
+    assert dumps(replace(record, events=kept)) == REFILLED

@@ -220,7 +220,7 @@ def test_an_irregularity_kept_is_stored_noted_in_the_record_and_reviewed_past(ap
     assert store.kept_irregularities(host.game) == {(5, "warrior_moved", "c3 c4")}
     fresh = app.test_client()  # another phone, a reload: the store keeps it
     text = record_of(fresh, host.token)
-    assert line.replace("to settle", "kept") in text and "reveal orange c3=5" in text
+    assert line.replace("to settle", "kept") in text and "reveal orange c4=5" in text
     page = fresh.get(f"/g/{host.token}/review").get_data(as_text=True)
     assert 'id="review-again"' in page and "out of date" in page
     assert 'class="unsettled"' not in page and "still to settle" not in page
