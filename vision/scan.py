@@ -800,7 +800,8 @@ def read_gold_values(
     for cell in GOLD_CELLS:
         crop, px_per_mm = gold_crop(image, homography, cell, params)
         rows.append(numeral_probabilities(crop, px_per_mm))
-    values, confidences = assign_gold_values(np.array(rows))
-    if overruled(np.array(rows), values) > params.most_overruled:
+    probabilities = np.array(rows)
+    values, confidences = assign_gold_values(probabilities)
+    if overruled(probabilities, values) > params.most_overruled:
         confidences = tuple(min(conf, params.assemble.doubtful) for conf in confidences)
     return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}

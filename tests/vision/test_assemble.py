@@ -168,3 +168,24 @@ def test_a_palisade_the_second_reader_is_sure_of_is_read_and_marked(second: floa
     assert len(slots) == int(read)
     # Without a second reader the whole reader alone decides.
     assert choose_slots(whole)[0] == frozenset()
+
+
+def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_sure() -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = 1.0
+    features[:, FEATURES.index("art_hidden")] = 0.5
+    whole = np.full(len(SLOTS), 0.02)
+    plain = whole.copy()
+    plain[10] = 0.97  # the plain reader alone sees a stick: read, and marked
+    whole[20] = plain[20] = 0.35  # both lean to none, neither sure
+    assembled = assemble(board({}), SlotReading(whole, features, plain), {}, players=COLOURS[:2])
+    said = {p.palisades[0].number: p.message for p in assembled.warnings if p.code == "uncertain_slot"}
+    assert set(said) == {10, 20}
+    assert (
+        said[10]
+        == f"{SLOTS[10].name}: read as a palisade, but the two readers disagree (2% and 97% for a palisade)"
+    )
+    assert said[20] == f"{SLOTS[20].name}: read as no palisade, but only 65% sure"

@@ -467,12 +467,15 @@ def assemble(
             continue
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
+        whole = float(slots.probabilities[number])
+        plain = None if slots.second is None else float(slots.second[number])
+        if plain is not None and (whole > 0.5) != (plain > 0.5):
+            # "Only 0 % sure" of what was read would contradict itself where one reader read it.
+            doubt = f"the two readers disagree ({whole:.0%} and {plain:.0%} for a palisade)"
+        else:
+            doubt = f"only {slot_confidence[number]:.0%} sure"
         warnings.append(
-            Problem(
-                "uncertain_slot",
-                f"{slot.name}: read as {state}, but only {slot_confidence[number]:.0%} sure",
-                palisades=(slot,),
-            )
+            Problem("uncertain_slot", f"{slot.name}: read as {state}, but {doubt}", palisades=(slot,))
         )
     gold_confidence = {
         cell: min(conf, glare_params.doubtful) if cell.number in glared_cells else conf
