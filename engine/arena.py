@@ -102,7 +102,7 @@ def play_game(
     return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text)
 
 
-Job = tuple[tuple[str, ...], int, float, str | None, str, bool]
+Job = tuple[tuple[str, ...], int, float, str | None, str, bool, int | None]
 
 
 def _job(job: Job) -> GameResult:
@@ -118,12 +118,14 @@ def jobs(
     first_seed: int = 1,
     variant: str = "armadora",
     record: bool = False,
+    iterations: int | None = None,
 ) -> list[Job]:
-    """At least ``games`` games, in whole groups of seatings, one seed per group."""
+    """At least ``games`` games, in whole groups of seatings, one seed per group; with ``iterations``
+    the searching players think that many iterations a move instead of ``seconds``."""
     layouts = seatings(names, seats)
     groups = -(-games // len(layouts))
     return [
-        (layout, first_seed + g, seconds, kernel, variant, record)
+        (layout, first_seed + g, seconds, kernel, variant, record, iterations)
         for g in range(groups)
         for layout in layouts
     ]
@@ -144,10 +146,12 @@ def run(
     progress: Callable[[int, int, GameResult], None] | None = None,
     variant: str = "armadora",
     record: bool = False,
+    iterations: int | None = None,
 ) -> list[GameResult]:
     """Play the match; ``imap`` spreads the games over worker processes (in any order). With
-    ``record`` each result holds its game's record."""
-    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant, record)
+    ``record`` each result holds its game's record; with ``iterations`` the searching players think
+    that many iterations a move, so that a loaded machine plays the same games."""
+    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant, record, iterations)
     results = imap(_job, todo) if imap is not None else map(_job, todo)
     out = []
     for result in results:

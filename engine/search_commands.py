@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "arena",
-        parents=[common],
+        parents=[common, searches],
         help="play two players against each other",
         description="Seat-swapped games on shared seeds, on every core; win rate "
         "with its 95 %% Wilson interval and an Elo estimate.",
@@ -246,6 +246,7 @@ def _run_arena(args: argparse.Namespace) -> int:
             progress=progress if args.progress else None,
             variant=args.variant,
             record=args.record is not None,
+            iterations=args.iterations,
         )
     if args.record is not None:
         for r in results:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 import pytest
 
-from engine.arena import GameResult, jobs, play_game, seatings, summarize
+from engine.arena import GameResult, jobs, play_game, run, seatings, summarize
 from engine.ratings import elo, wilson
+from engine.search_commands import record_name, register
 
 
 def test_seat_swapped_pairs_share_their_seed() -> None:
@@ -54,3 +58,28 @@ def test_games_end_with_shares_that_add_up(seats: tuple[str, ...]) -> None:
     assert sum(result.shares[:sides]) == pytest.approx(1.0)
     again = play_game(seats, seed=3, seconds=0.01)  # the seed decides the gold and every random choice
     assert (again.shares, again.turns) == (result.shares, result.turns)
+
+
+def test_jobs_carry_the_iterations_a_move() -> None:
+    assert {job[-1] for job in jobs(("ismcts", "greedy"), 2, 4, 0.8, None, iterations=50)} == {50}
+    assert {job[-1] for job in jobs(("ismcts", "greedy"), 2, 4, 0.8, None)} == {None}
+
+
+def _arena_records(folder: Path, *options: str) -> dict[str, str]:
+    """The records of a 2-game arena, ismcts against greedy, by file name."""
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["arena", "--players", "ismcts,greedy", "--games", "2", "--processes", "1",
+                              "--record", str(folder), *options])  # fmt: skip
+    assert args.run(args) == 0
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
+
+
+def test_arena_iterations_make_the_games_independent_of_the_time(tmp_path: Path) -> None:
+    """With --iterations the searching players think that many iterations whatever --time says, so
+    that a loaded machine plays the same games, move for move: those of the match played here."""
+    quick = _arena_records(tmp_path / "quick", "--iterations", "40", "--time", "0.001", "--seed", "5")
+    slow = _arena_records(tmp_path / "slow", "--iterations", "40", "--time", "0.5", "--seed", "5")
+    here = run(("ismcts", "greedy"), 2, 2, 9.0, first_seed=6, record=True, iterations=40)
+    assert len(quick) == 2
+    assert quick == slow == {record_name(r): r.record for r in here}
