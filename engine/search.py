@@ -27,7 +27,7 @@ from typing import Any
 import engine.kernel_core as core
 from engine.board import GOLD_VALUES
 from engine.encoding import action_move, kernel_state, move_json
-from engine.game import Arrow, ExtraPalisade, ExtraWarrior, GameState, Move, Pass
+from engine.game import GameState, Move, Pass
 from engine.kernel import Kernel, load, warm_up
 from engine.knowledge import Knowledge
 
@@ -262,85 +262,11 @@ def suggest(
     ``powers`` false never uses one.
     """
     k = load(kernel)
-    start = time.perf_counter()
-    stats, done = _search(view, seconds, iterations, seed, processes, starmap, k.name, powers)
-    found = candidates(view, stats)
-    if POWER_MARGIN is not None and isinstance(found[0].move, CHECKED_POWERS):
-        found, checked = _check_power(
-            view, found, POWER_MARGIN, seconds, iterations, seed, processes, starmap, k.name
-        )
-        done += checked
-    return Suggestion(found, done, time.perf_counter() - start, processes, k.name)
-
-
-def _search(
-    view: Knowledge,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int,
-    processes: int,
-    starmap: Mapper | None,
-    kernel: str,
-    powers: bool,
-) -> tuple[RootStats, int]:
-    """One search of the view on ``processes`` trees: the merged root statistics and the iterations."""
-    state = [int(x) for x in kernel_state(load(kernel), view, powers=powers)]
+    state = [int(x) for x in kernel_state(k, view, powers=powers)]
     budget = None if iterations is not None else seconds
-    jobs = [(state, budget, seed * 7919 + n, iterations, kernel) for n in range(processes)]
+    jobs = [(state, budget, seed * 7919 + n, iterations, k.name) for n in range(processes)]
+    start = time.perf_counter()
     results = starmap(run_search, jobs) if starmap is not None else [run_search(*job) for job in jobs]
-    return merge([r for r, _ in results]), sum(n for _, n in results)
-
-
-# The powers whose use is checked against never using them (the Mage's look is not: what it is worth
-# is what it shows, which no search can know before the look).
-CHECKED_POWERS = (Arrow, ExtraPalisade, ExtraWarrior)
-# How much more often the best line after a power must win than the best line that never uses one;
-# None: the tree's choice stands.
-POWER_MARGIN: float | None = 0.05
-POWER_CANDIDATES = 2  # the most visited powers of the tree checked
-
-
-def best_rate(stats: RootStats) -> float:
-    """How often the most visited root action wins in its playouts: the search's value of the state.
-
-    >>> best_rate({1: (10, 6.0, {}), 2: (30, 12.0, {})})
-    0.4
-    """
-    visits, wins, _ = max(stats.values(), key=lambda s: s[0])
-    return wins / visits if visits else 0.0
-
-
-def _check_power(
-    view: Knowledge,
-    found: tuple[Candidate, ...],
-    margin: float,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int,
-    processes: int,
-    starmap: Mapper | None,
-    kernel: str,
-) -> tuple[tuple[Candidate, ...], int]:
-    """The tree's power if it clearly pays, else the best move that uses none; and the iterations run.
-
-    In the tree and the playouts an opponent's answer sees every value, so a face-up warrior gives
-    nothing away, and a power held is spent at random in the playouts: the tree spends the Goblin's
-    warrior and the Orc's palisade at once, where they gain little at the table. So the power is
-    judged on its own: the state after it (and nothing after it, no power later) searched, against
-    the state searched as it is with no power ever, on the same seed and budget; the best power
-    must win ``margin`` more of its playouts, else the move is the best of the search without.
-    """
-    never, done = _search(view, seconds, iterations, seed, processes, starmap, kernel, False)
-    floor = best_rate(never)
-    best: Candidate | None = None
-    best_value = -1.0
-    powers = [c for c in found if isinstance(c.move, CHECKED_POWERS)][:POWER_CANDIDATES]
-    for c in powers:
-        after, n = _search(view.play(c.move), seconds, iterations, seed, processes, starmap, kernel, False)
-        done += n
-        value = best_rate(after)
-        if value > best_value:
-            best, best_value = c, value
-    if best is not None and best_value >= floor + margin:
-        return (best, *(c for c in found if c is not best)), done
-    return candidates(view, never), done
+    elapsed = time.perf_counter() - start
+    stats = merge([r for r, _ in results])
+    return Suggestion(candidates(view, stats), sum(n for _, n in results), elapsed, processes, k.name)
