@@ -59,9 +59,10 @@ from vision.read.cells import (
     cell_pixels,
     cell_signs,
     occupied_probability,
+    photo_colours,
     read_cells,
 )
-from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares
+from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares, on_card
 from vision.read.numerals import assign_gold_values, numeral_probabilities, overruled
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
 from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, matched_face
@@ -399,8 +400,13 @@ def glare_is_card(profile: Looks) -> bool:
 
 
 def _card_glare(view: BoardView, profile: Looks) -> npt.NDArray[np.bool_] | None:
-    """Where the photo clipped, where that can only be the card (:func:`glare_is_card`), or None."""
-    return view.clipped if glare_is_card(profile) else None
+    """Where the photo clipped, where that can only be the card (:func:`glare_is_card`), or None.
+
+    A patch lying where a palisade could stand or lean may be a pale stick's lit face
+    (:func:`vision.read.glare.on_card`): it is left to the readers."""
+    if view.clipped is None or not glare_is_card(profile):
+        return None
+    return on_card(view.clipped, palisade_mask(SLOTS, view.camera))
 
 
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
@@ -421,15 +427,19 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
 
 
 def view_cell_signs(
-    view: BoardView, profile: Looks, palisades: Iterable[Slot], params: ScanParams = SCAN_PARAMS
+    view: BoardView,
+    profile: Looks,
+    palisades: Iterable[Slot],
+    params: ScanParams = SCAN_PARAMS,
+    targets: dict[str, npt.NDArray[np.float32]] | None = None,
 ) -> CellSigns:
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
     and where the photo clipped under glare, where that can only be the card (:func:`glare_is_card`):
-    nothing is seen there."""
+    nothing is seen there. The tokens' colours are ``targets``, or else the profile's."""
     return cell_signs(
         view.balanced,
         view.face,
-        token_colours(profile),
+        token_colours(profile) if targets is None else targets,
         CANONICAL,
         view.glare,
         palisade_mask(palisades, view.camera),
@@ -463,22 +473,37 @@ def scan_image(
             params.slots,
         )
     with timer.stage("cells"):
-        palisades = (SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5))
-        signs = view_cell_signs(view, profile, palisades, params)
-        occupied, shares, second = judge_cells(view, profile, signs, params)
-        cells = read_cells(
-            replace(signs, shares=shares),
-            tuple(name for name in targets if name != "gold"),
-            occupied,
-            params.cells,
-            second,
-        )
+        palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
+        cells = _read_cells(view, profile, palisades, targets, params)
+        # Read again against the colours the surest warriors show in this photo.
+        seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
+        if any(seen[name] is not targets[name] for name in targets):
+            cells = _read_cells(view, profile, palisades, seen, params)
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     readings = Readings(cells, slots, gold, glare, unknown, params)
     with timer.stage("assemble"):
         assembled, report = _assemble(readings, players, variant)
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
+
+
+def _read_cells(
+    view: BoardView,
+    profile: Looks,
+    palisades: list[Slot],
+    targets: dict[str, npt.NDArray[np.float32]],
+    params: ScanParams,
+) -> CellReading:
+    """The cells read with the tokens' colours ``targets`` (gold's first, then each player's)."""
+    signs = view_cell_signs(view, profile, palisades, params, targets)
+    occupied, shares, second = judge_cells(view, profile, signs, params)
+    return read_cells(
+        replace(signs, shares=shares),
+        tuple(name for name in targets if name != "gold"),
+        occupied,
+        params.cells,
+        second,
+    )
 
 
 def _assemble(

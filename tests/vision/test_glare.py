@@ -10,9 +10,9 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.read.assemble import assemble
 from vision.read.cells import EMPTY, CellReading
-from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare
+from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare, on_card
 from vision.read.slots import FEATURES as SLOT_FEATURES
-from vision.read.slots import SlotReading
+from vision.read.slots import SlotReading, palisade_mask
 
 
 def face(level: int = 120) -> np.ndarray:
@@ -147,3 +147,23 @@ def test_a_lamps_reflection_on_an_empty_cell_is_the_card_showing_not_a_warrior(
     assert cell not in {warrior.cell for warrior in reading.position.warriors}
     assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
     assert any(problem.code == "glare" and cell in problem.cells for problem in reading.assembled.warnings)
+
+
+def test_a_pale_sticks_clipped_face_is_left_to_the_readers_and_a_lamps_reflection_is_not() -> None:
+    image = face()
+    slot = Slot(Cell(1, 2), Cell(2, 2))
+    (x0, y), (x1, _) = slot_segment_mm(slot)
+    # The stick's lit face: a strip along its line, no wider than the stick.
+    paint_mm(image, x0 + 4, y - 2, x1 - 4, y + 2, (255, 255, 255))
+    # A lamp's reflection: a blob over the middle of a cell and the lines beside it.
+    (cx, cy) = cell_origin_mm(Cell(3, 5))
+    paint_mm(image, cx - 8, cy + 5, cx + 30, cy + 40, (255, 255, 255))
+    clipped = clipped_mask(image)
+    card = on_card(clipped, palisade_mask(SLOTS, None))
+    s = CANONICAL.px_per_mm
+    assert clipped[round(y * s), round((x0 + x1) / 2 * s)]
+    assert not card[round(y * s), round((x0 + x1) / 2 * s)]
+    assert card[round((cy + 20) * s), round((cx + 10) * s)]
+    # Both still make what they cover doubtful.
+    _, slots = clipped_shares(clipped)
+    assert slots[slot.number] >= GlareParams().doubt_share

@@ -53,6 +53,10 @@ class CellParams:
     #: A disc seen over less than this share of its pixels shows too little to tell a warrior by:
     #: it is read empty (:func:`read_cells`), and what hid it (glare) is reported.
     least_seen: float = 0.25
+    #: A player's colour is taken from the photo (:func:`photo_colours`) where at least this many of
+    #: its warriors are read this surely.
+    least_sure: int = 2
+    sure: float = 0.9
 
 
 CELL_PARAMS = CellParams()
@@ -330,3 +334,59 @@ def read_cells(
     votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
     unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
     return CellReading(colours, probabilities.astype(np.float64), votes, unexplained, second)
+
+
+def photo_colours(
+    balanced: FloatImage,
+    reading: CellReading,
+    targets: dict[str, FloatImage],
+    white: npt.ArrayLike = (1.0, 1.0, 1.0),
+    view: FaceRaster = CANONICAL,
+    params: CellParams = CELL_PARAMS,
+) -> dict[str, FloatImage]:
+    """Each player's colour as this photo shows it: the middle colour of the warriors read surely as
+    that colour (:attr:`CellParams.sure`, at least :attr:`CellParams.least_sure` of them), where
+    there are enough; ``targets``' own colour elsewhere.
+
+    A lamp's colour left over in the balanced view, or a copy's print, moves every warrior of a
+    colour the same way: the warriors read surely say where, and the doubtful ones are then read
+    against that. Only the pixels with colour (:attr:`CellParams.min_saturation`) nearest the
+    target's direction count (the emblem and the art at the disc's rim do not); a colour that would
+    then point nearer another target's than its own is not taken.
+
+    >>> gold, blue = np.array([0.1, 0.7, 0.8], np.float32), np.array([0.7, 0.4, 0.1], np.float32)
+    >>> targets = {"gold": gold, "blue": blue}
+    >>> photo = np.full((530, 800, 3), 0.5, np.float32)
+    >>> probabilities = np.zeros((40, 3)); probabilities[:, 0] = 1.0
+    >>> for number in (1, 2):
+    ...     x, y = CANONICAL.to_px(*cell_centre_mm(CELLS[number]))
+    ...     photo[round(y) - 30 : round(y) + 30, round(x) - 30 : round(x) + 30] = (0.6, 0.45, 0.2)
+    ...     probabilities[number] = (0.0, 0.0, 1.0)
+    >>> reading = CellReading(("blue",), probabilities, np.zeros((40, 3)), np.zeros(40))
+    >>> [round(float(v), 2) for v in photo_colours(photo, reading, targets)["blue"]]
+    [0.6, 0.45, 0.2]
+    """
+    names = list(targets)
+    directions = np.stack([chroma(colour, white) for colour in targets.values()])
+    directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
+    pixels = cell_pixels(balanced, view, params=params)
+    colour = chroma(pixels, white)
+    length = np.linalg.norm(colour, axis=-1)
+    saturated = length / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6) >= params.min_saturation
+    nearest = np.argmax(colour @ directions.T, axis=-1)
+    labels = np.argmax(reading.probabilities, axis=1)
+    surest = reading.probabilities.max(axis=1)
+    result = dict(targets)
+    for column, name in enumerate(reading.colours, start=2):
+        index = names.index(name)
+        sure = np.flatnonzero((labels == column) & (surest >= params.sure))
+        if len(sure) < params.least_sure:
+            continue
+        chosen = saturated[sure] & (nearest[sure] == index)
+        if not chosen.any():
+            continue
+        middle = np.median(pixels[sure][chosen], axis=0).astype(np.float32)
+        direction = chroma(middle, white)
+        if int(np.argmax(directions @ direction)) == index:
+            result[name] = middle
+    return result

@@ -54,6 +54,9 @@ class GlareParams:
     slot_half_width_mm: float = 6.0
     #: A cell's square is read this far inside its edges (the lines and palisades beside it aside).
     cell_inset_mm: float = 5.0
+    #: A clipped patch with at least this share of its pixels where a palisade could stand or lean
+    #: (:func:`on_card`'s ``reach``) may be a stick's lit face rather than the card.
+    within_reach: float = 0.9
 
 
 GLARE_PARAMS = GlareParams()
@@ -76,6 +79,35 @@ def clipped_mask(
     opened = cv2.morphologyEx(at_ceiling.astype(np.uint8), cv2.MORPH_OPEN, kernel)
     mask: Mask = opened.astype(bool)
     return mask
+
+
+def on_card(clipped: Mask, reach: Mask, parameters: GlareParams = GLARE_PARAMS) -> Mask:
+    """The patches of ``clipped`` that can only be the glossy card mirroring a lamp.
+
+    A pale stick in bright light clips too: its lit face is matte and still a stick, and read as
+    the card it would hide a palisade. A patch lying (:attr:`GlareParams.within_reach`) where a
+    palisade could stand or lean (``reach``, e.g. :func:`vision.read.slots.palisade_mask` of every
+    slot) may be either, so it is left to the readers; a lamp's reflection spreads over the cells
+    too. Both still make their cells and slots doubtful (:func:`clipped_shares`).
+
+    >>> clipped = np.zeros((60, 60), bool)
+    >>> clipped[10:14, 5:50] = True  # along a grid line
+    >>> clipped[30:50, 20:40] = True  # across a cell
+    >>> reach = np.zeros((60, 60), bool)
+    >>> reach[8:16, :] = True
+    >>> card = on_card(clipped, reach)
+    >>> bool(card[12, 20]), bool(card[40, 30])
+    (False, True)
+    """
+    count, labels = cv2.connectedComponents(clipped.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return clipped
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    inside = np.bincount(labels[reach], minlength=count)
+    card = inside < parameters.within_reach * np.maximum(sizes, 1)
+    card[0] = False
+    kept: Mask = card[labels]
+    return kept
 
 
 def clipped_shares(
