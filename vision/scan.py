@@ -693,6 +693,18 @@ def _view_of_some_copy(
     return _registered_view(image, looks, *found, face, timer, params), looks, False
 
 
+def reference_view(image: Image, params: ScanParams = SCAN_PARAMS) -> BoardView | None:
+    """The board as :func:`scan_image` sees it in an upright BGR photo with no profile given, where
+    it takes it for the reference kit; None where it takes it for another copy.
+
+    The fit reads its tuning photos this way, so that the readers learn the views the scan gives
+    them: found by the art's features, or by the gold and grid where those fail (glare, a steep view).
+    Raises :class:`vision.locate.features.NoBoardError` where no board is found.
+    """
+    view, _, unknown = _view_of_some_copy(image, None, _Timer(), params)
+    return None if unknown else view
+
+
 @dataclass(frozen=True, eq=False)
 class _CheapLook:
     """What the quick ways of finding a board found: the best placement and how the art registered

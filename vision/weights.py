@@ -41,6 +41,7 @@ def weights_dir() -> Path:
 #: (:class:`vision.looks.Kind`), the cell reader's, and how a warrior looks on any copy.
 MODELS = (
     "slots-reference",
+    "slots-reference-cycles",
     "slots-learnt",
     "slots-improvised",
     "slots-plain-reference",

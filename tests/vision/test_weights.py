@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from renders import Renders
 
@@ -33,7 +34,17 @@ def test_every_model_loads_with_its_provenance(name: str) -> None:
 
 
 def test_the_readers_read_with_the_loaded_weights() -> None:
-    assert load_weights("slots-reference") == slots.WEIGHTS
+    # The reference kit's slot reader averages the log-odds of one fit per world: the mean weights.
+    worlds = [load_weights(name) for name in slots.WORLD_MODELS]
+    assert [fitted(name).provenance["world"] for name in slots.WORLD_MODELS] == ["raster", "cycles"]
+    assert np.allclose(slots.WEIGHTS, np.mean(worlds, axis=0))
+    signs = np.random.default_rng(0).normal(size=(67, len(worlds[0]) - 1))
+
+    def odds(p: np.ndarray) -> np.ndarray:
+        return np.log(p / (1 - p))
+
+    each = [odds(slots.palisade_probability(signs, weights)) for weights in worlds]
+    assert np.allclose(odds(slots.palisade_probability(signs)), np.mean(each, axis=0))
     assert load_weights("slots-improvised") == slots.IMPROVISED_WEIGHTS
     assert load_weights("slots-plain-reference") == slots.PLAIN_WEIGHTS
     assert load_weights("cells-reference") == cells.WEIGHTS
@@ -80,18 +91,28 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
         folder = tmp_path / f"tuning-{n}"
         folder.mkdir()
         (folder / f"photo{photo.suffix}").write_bytes(photo.data)
-        (folder / "photo.json").write_text(json.dumps(photo.truth))
+        truth = dict(photo.truth)
+        if n == 1:
+            # As if the second folder were the path-traced world's (its truths say which).
+            truth["render"] = {**truth.get("render", {}), "world": "cycles"}
+        (folder / "photo.json").write_text(json.dumps(truth))
         folders.append(folder)
     out = tmp_path / "weights"
     before = {name: fitted(name).weights for name in MODELS}
     assert main(["bench", "fit", *map(str, folders), "--out", str(out)]) == 0
-    # Every model is there, so that ARMADORA_WEIGHTS=out reads a whole set; the three refitted name
-    # both folders; the committed files are untouched.
+    # Every model is there, so that ARMADORA_WEIGHTS=out reads a whole set; the plain slot reader
+    # and the cell reader name both folders; the committed files are untouched.
     assert sorted(p.stem for p in out.glob("*.json")) == sorted(MODELS)
-    for name in ("slots-reference", "slots-plain-reference", "cells-reference"):
+    for name in ("slots-plain-reference", "cells-reference"):
         refitted = json.loads((out / f"{name}.json").read_text())["provenance"]
         assert all(str(folder) in refitted["photos"] for folder in folders)
         assert refitted["command"] == f"armadora bench fit {folders[0]} {folders[1]}"
+        assert refitted["world"] == "cycles, raster"
+    # The whole slot reader is fitted once per world, each on its own world's folder alone.
+    for name, folder in (("slots-reference", folders[0]), ("slots-reference-cycles", folders[1])):
+        alone = json.loads((out / f"{name}.json").read_text())["provenance"]
+        assert alone["photos"].startswith(f"1 photos of {folder} ") and alone["command"].endswith(str(folder))
+        assert alone["world"] == ("raster" if folder == folders[0] else "cycles")
     kept = json.loads((out / "warriors.json").read_text())
     assert tuple(kept["weights"]) == before["warriors"]
     assert json.loads((out / "slots-reference.json").read_text())["inputs"] == BARE_RELATIVE

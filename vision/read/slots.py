@@ -145,7 +145,13 @@ FEATURES = (
 #: nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the constant), fitted on the
 #: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
 #: ``armadora bench fit TUNING_DIR`` writes it again.
-WEIGHTS = load_weights("slots-reference")
+#: One such fit per world the reference kit was rendered in, each on that world's tuning photos
+#: alone: the raster world's and the path-traced one's (``armadora bench fit`` writes one per world
+#: its folders hold). The reader averages their log-odds, which for logistic models over the same
+#: signs is the model with their mean weights: fitted together instead, the world with more photos
+#: outvotes the other's looks, and weighed equal the fit trades one world's photos for the other's.
+WORLD_MODELS = ("slots-reference", "slots-reference-cycles")
+WEIGHTS = tuple(float(w) for w in np.mean([load_weights(name) for name in WORLD_MODELS], axis=0))
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
 #: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
 LEARNT_WEIGHTS = load_weights("slots-learnt")
@@ -169,8 +175,11 @@ def reads_relative(model: str) -> bool:
     return fitted(model).inputs == BARE_RELATIVE
 
 
-#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots.
+#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots (every world's must
+#: read the same signs to be averaged).
 RELATIVE = reads_relative("slots-reference")
+if any(reads_relative(name) != RELATIVE for name in WORLD_MODELS):
+    raise ValueError(f"the worlds' slot readers {', '.join(WORLD_MODELS)} read different signs: refit them")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:

@@ -54,6 +54,25 @@ class TrainingData:
         }[name]
         return np.vstack(x), np.concatenate(y).astype(bool), world_weights(worlds)
 
+    def slots_of(self, world: str) -> TrainingData:
+        """The slot examples of the photos ``world`` rendered, alone."""
+        photos = [n for n in range(len(self.slot_x)) if self.slot_world[n * len(SLOTS)] == world]
+        return TrainingData(
+            slot_x=[self.slot_x[n] for n in photos],
+            slot_y=[self.slot_y[n] for n in photos],
+            slot_world=[world] * (len(photos) * len(SLOTS)),
+        )
+
+
+def world_model(name: str, world: str) -> str:
+    """The name a reader fitted on one ``world`` alone is written under: ``name`` for the first
+    renderer's (raster) world, ``name-world`` for another.
+
+    >>> world_model("slots-reference", "raster"), world_model("slots-reference", "cycles")
+    ('slots-reference', 'slots-reference-cycles')
+    """
+    return name if world == "raster" else f"{name}-{world}"
+
 
 def world_weights(worlds: list[str]) -> npt.NDArray[np.float64]:
     """Per example, a weight that gives each world's examples the same total, averaging 1: a fit
@@ -263,17 +282,31 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
 
 
 def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str]:
-    from vision.scan import board_view
+    from vision.scan import reference_view
 
     reference = reference_looks()
-    data = training_data(
-        pairs, lambda photo, truth: (board_view(read_photo(photo).image, reference), reference)
-    )
-    where = _provenance(pairs, "read with the reference kit's looks")
-    _fit(data, "slots", "slots-reference", where, out, BARE_RELATIVE)
+
+    def seen(photo: Path, truth: dict[str, Any]) -> tuple[BoardView, Looks] | None:
+        view = reference_view(read_photo(photo).image)
+        return None if view is None else (view, reference)
+
+    data = training_data(pairs, seen)
+    how = "read with the reference kit's looks"
+    where = _provenance(pairs, how)
+    # The whole slot reader is fitted once per world, on that world's photos alone; the scanner
+    # averages the worlds' readers (vision.read.slots.WORLD_MODELS), so that one world's many photos
+    # do not outvote another's few.
+    written = []
+    for world in where.worlds:
+        name = world_model("slots-reference", world)
+        if name not in MODELS:
+            raise ValueError(f"no slot reader is kept for the world {world!r}: add {name!r} to MODELS")
+        alone = [pair for pair in pairs if _world(json.loads(pair[1].read_text())) == world]
+        _fit(data.slots_of(world), "slots", name, _provenance(alone, how), out, BARE_RELATIVE)
+        written.append(name)
     _fit(data, "plain slots", "slots-plain-reference", where, out)
     _fit(data, "cells", "cells-reference", where, out)
-    return ["slots-reference", "slots-plain-reference", "cells-reference"]
+    return [*written, "slots-plain-reference", "cells-reference"]
 
 
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
