@@ -133,11 +133,6 @@ WIDEN_C = 2.0
 WIDEN_POWER = 0.5
 PLAYOUT_CELL_TRIES = 3
 PLAYOUT_SLOT_TRIES = 8
-# Playouts' powers (playout_power): late in the game, a territory about to fill, palisades running short.
-LATE_EMPTY = 10
-RIPE_EMPTY = 2
-ORC_WALLS_LEFT = 4
-PLAYOUT_ORC_TRIES = 16
 
 
 # --------------------------------------------------------------------------- bits and randomness
@@ -745,16 +740,27 @@ def playout(st: Ints, rng: Ints) -> int:
 
 
 def playout_extra(st: Ints, rng: Ints) -> bool:
-    """The advanced game in a playout: a power where a cheap rule says it pays now (the Mage's look
+    """The advanced game in a playout: a power at even odds where one is on offer (the Mage's look
     changes nothing here and is not used), then the reinforcement at even odds; True when the turn
-    ended with the reinforcement.
-
-    A token is kept until the rule says so (``playout_power``), so that the tree, which values
-    keeping a token by the playouts, sees a kept token used well later, not at random at once.
-    """
+    ended with the reinforcement."""
     p = st[S_TURN]
-    if not st[S_USED] and st[S_POWERS + p] > 0 and not (p == st[S_ME] and st[S_NOPOWER]):
-        playout_power(st, rng)
+    if not st[S_USED] and st[S_POWERS + p] > 0 and unit(rng) < 0.5:
+        character = st[S_CHAR + p]
+        if character == C_ORC:
+            if not (p == st[S_ME] and st[S_NOPOWER]):
+                slot = random_legal_slot(st, rng)
+                if slot >= 0:
+                    add_wall(st, slot)
+                    use_power(st)
+        elif character != C_MAGE:
+            cells = power_cells(st)
+            if cells:
+                cell = nth_bit(cells, below(rng, popcount(cells)))
+                if character == C_ELF:
+                    shoot(st, cell)
+                else:
+                    place_face_up(st, p, cell, random_value(st, p, rng))
+                use_power(st)
     if st[S_REINF_LEFT + p] > 0 and unit(rng) < 0.5:
         cells = reinforcement_cells(st, p)
         if cells:
@@ -764,76 +770,6 @@ def playout_extra(st: Ints, rng: Ints) -> bool:
             end_turn(st)
             return True
     return False
-
-
-def playout_power(st: Ints, rng: Ints) -> None:
-    """Use the token of the player to move in a playout where it pays now, else keep it.
-
-    The Elf shoots the opponent's warrior that counts (the most appealing by ``cell_appeal``) in a
-    territory with gold about to fill (at most ``RIPE_EMPTY`` cells empty) or late in the game; the
-    Goblin places its highest warrior face up on the most appealing empty cell late in the game
-    (at most ``LATE_EMPTY`` cells empty), and the Orc builds the most appealing of a few legal
-    palisades then, or when the palisades run short.
-    """
-    p = st[S_TURN]
-    side = p % sides_of(st[S_NPL])
-    character = st[S_CHAR + p]
-    empty = empty_cells(st)
-    late = popcount(empty) <= LATE_EMPTY
-    if character == C_ELF:
-        rest = arrow_cells(st, p)
-        best = -1
-        best_appeal = 0
-        while rest:
-            cell = low_index(rest & -rest)
-            rest &= rest - 1
-            owner = owner_of(st, cell)
-            arrows = ((st[S_ARROW1] >> cell) & 1) + ((st[S_ARROW2] >> cell) & 1)
-            if value_at(st, owner, cell) - arrows <= 0:
-                continue
-            region = territory(st, cell)
-            if not late and popcount(region & empty) > RIPE_EMPTY:
-                continue
-            appeal = cell_appeal(st, cell, side)
-            if appeal > best_appeal:
-                best = cell
-                best_appeal = appeal
-        if best >= 0 and best_appeal > 1:
-            shoot(st, best)
-            use_power(st)
-    elif character == C_GOBLIN:
-        if late and empty != 0 and hand_count(st, p) > 0:
-            rest = empty
-            best = -1
-            best_appeal = -1
-            while rest:
-                cell = low_index(rest & -rest)
-                rest &= rest - 1
-                appeal = cell_appeal(st, cell, side)
-                if appeal > best_appeal:
-                    best = cell
-                    best_appeal = appeal
-            v = 5
-            while st[S_HAND + 5 * p + v - 1] == 0:
-                v -= 1
-            place_face_up(st, p, best, v)
-            use_power(st)
-    elif character == C_ORC:
-        if late or st[S_WALLS] >= PALISADES - ORC_WALLS_LEFT:
-            best = -1
-            best_appeal = -1.0
-            for _ in range(PLAYOUT_ORC_TRIES):
-                i = below(rng, NUM_SLOTS)
-                if slot_legal(st, i):
-                    appeal = slot_appeal(st, i, side)
-                    if appeal > best_appeal:
-                        best = i
-                        best_appeal = appeal
-            if best < 0:
-                best = random_legal_slot(st, rng)
-            if best >= 0:
-                add_wall(st, best)
-                use_power(st)
 
 
 def playouts(root: Ints, work: Ints, rng: Ints, values: Ints, sc: Ints, rew: Floats, n: int) -> float:
