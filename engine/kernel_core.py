@@ -133,7 +133,6 @@ WIDEN_C = 2.0
 WIDEN_POWER = 0.5
 PLAYOUT_CELL_TRIES = 3
 PLAYOUT_SLOT_TRIES = 8
-GOBLIN_LATE = 8  # the Goblin's extra warrior only with at most this many empty cells left
 
 
 # --------------------------------------------------------------------------- bits and randomness
@@ -753,11 +752,6 @@ def playout_extra(st: Ints, rng: Ints) -> bool:
                 if slot >= 0:
                     add_wall(st, slot)
                     use_power(st)
-        elif character == C_GOBLIN:
-            empty = empty_cells(st)
-            if popcount(empty) <= GOBLIN_LATE and power_cells(st):
-                place_face_up(st, p, playout_cell(st, rng, empty), random_value(st, p, rng))
-                use_power(st)
         elif character != C_MAGE:
             cells = power_cells(st)
             if cells:
@@ -925,8 +919,6 @@ def list_powers(st: Ints, acts: Ints, at: int) -> int:
                 acts[at + n] = A_ORC + i
                 n += 1
         return n
-    if character == C_GOBLIN and popcount(empty_cells(st)) > GOBLIN_LATE:
-        return 0  # the extra warrior pays as a double move near the end, not as tempo early on
     base = A_GOBLIN if character == C_GOBLIN else A_ARROW if character == C_ELF else A_PEEK
     return list_bits(power_cells(st), acts, at, base)
 
