@@ -22,14 +22,13 @@ from typing import Protocol
 import engine.kernel_core as core
 from engine.board import Cell
 from engine.encoding import decode, kernel_state
-from engine.game import POWERS, Move, Peek, random_move
+from engine.game import Move, Peek, random_move
 from engine.kernel import load
 from engine.knowledge import Knowledge
 from engine.search import suggest
 
 GREEDY_DRAWS = 8
 MAX_MOVES = 3 * 512
-POWER_CONFIRM = 2  # a power the search picks is confirmed by a search this many times larger
 
 
 class Player(Protocol):
@@ -162,17 +161,9 @@ class IsmctsPlayer:
 
     def choose(self, view: Knowledge, seconds: float, rng: random.Random) -> Move:
         seed = rng.getrandbits(31)
-        move = suggest(
+        return suggest(
             view, seconds, iterations=self.iterations, seed=seed, kernel=self.kernel, powers=self.powers
         ).move
-        if isinstance(move, POWERS):
-            # A power is spent for good: the search that picked it, whose root is flat early in the
-            # game, is grown POWER_CONFIRM times larger (from the same seed) before it is used.
-            iterations = None if self.iterations is None else self.iterations * POWER_CONFIRM
-            move = suggest(
-                view, seconds * POWER_CONFIRM, iterations=iterations, seed=seed, kernel=self.kernel
-            ).move
-        return move
 
 
 class NoPowerIsmctsPlayer(IsmctsPlayer):
