@@ -133,8 +133,6 @@ WIDEN_C = 2.0
 WIDEN_POWER = 0.5
 PLAYOUT_CELL_TRIES = 3
 PLAYOUT_SLOT_TRIES = 8
-GOBLIN_LATE = 8  # the Goblin's extra warrior only with at most this many empty cells left
-ORC_LATE_WALLS = 10  # the Orc's extra palisade only with at most this many palisades left
 
 
 # --------------------------------------------------------------------------- bits and randomness
@@ -749,16 +747,11 @@ def playout_extra(st: Ints, rng: Ints) -> bool:
     if not st[S_USED] and st[S_POWERS + p] > 0 and unit(rng) < 0.5:
         character = st[S_CHAR + p]
         if character == C_ORC:
-            if not (p == st[S_ME] and st[S_NOPOWER]) and orc_late(st):
+            if not (p == st[S_ME] and st[S_NOPOWER]):
                 slot = random_legal_slot(st, rng)
                 if slot >= 0:
                     add_wall(st, slot)
                     use_power(st)
-        elif character == C_GOBLIN:
-            empty = empty_cells(st)
-            if popcount(empty) <= GOBLIN_LATE and power_cells(st):
-                place_face_up(st, p, playout_cell(st, rng, empty), random_value(st, p, rng))
-                use_power(st)
         elif character != C_MAGE:
             cells = power_cells(st)
             if cells:
@@ -913,27 +906,19 @@ def power_cells(st: Ints) -> int:
     return 0
 
 
-def orc_late(st: Ints) -> bool:
-    """Whether the Orc's extra palisade is on offer: with the last palisades, when it may close a
-    territory the opponent cannot answer, not as tempo early on."""
-    return st[S_WALLS] >= PALISADES - ORC_LATE_WALLS
-
-
 def list_powers(st: Ints, acts: Ints, at: int) -> int:
     """The power actions of the player to move (before the action of the turn)."""
     p = st[S_TURN]
     character = st[S_CHAR + p]
     n = 0
     if character == C_ORC:
-        if st[S_USED] or st[S_POWERS + p] == 0 or (p == st[S_ME] and st[S_NOPOWER]) or not orc_late(st):
+        if st[S_USED] or st[S_POWERS + p] == 0 or (p == st[S_ME] and st[S_NOPOWER]):
             return 0
         for i in range(NUM_SLOTS):
             if slot_legal(st, i):
                 acts[at + n] = A_ORC + i
                 n += 1
         return n
-    if character == C_GOBLIN and popcount(empty_cells(st)) > GOBLIN_LATE:
-        return 0  # the extra warrior pays as a double move near the end, not as tempo early on
     base = A_GOBLIN if character == C_GOBLIN else A_ARROW if character == C_ELF else A_PEEK
     return list_bits(power_cells(st), acts, at, base)
 
