@@ -35,7 +35,6 @@ DEFAULT_SECONDS = 0.8
 TREE_CAPACITY = 400_000
 ORDER_CAPACITY = 4_000_000  # actions listed in order of appeal, about 100 per expanded node
 FIRST_CHUNK = 32
-POWER_EXTRA = 1.0  # a search by iterations runs at most this share more under the root's powers
 CHUNK_SECONDS = 0.01
 SAFETY_SECONDS = 0.004  # stop this much early: the answer still has to be assembled
 # A timed search stops early once the game is decided: after DECIDED_ITERATIONS, when the most
@@ -143,7 +142,7 @@ def run_search(
     chunk = FIRST_CHUNK
     while True:
         if iterations is not None:
-            chunk = min(chunk, _budget(ws, iterations) - ws.counters[1])
+            chunk = min(chunk, iterations - ws.counters[1])
             if chunk <= 0:
                 break
         before = time.perf_counter()
@@ -160,14 +159,6 @@ def run_search(
             if chunk == 0:
                 break
     return root_stats(ws.tree, ws.wins), int(ws.counters[1])
-
-
-def _budget(ws: _Workspace, iterations: int) -> int:
-    """The iterations of a search of ``iterations``: the root's actions get them all, and those spent
-    under its powers come on top (at most ``POWER_EXTRA`` times ``iterations`` more), so that offering
-    a power costs the search for the action nothing."""
-    spent = sum(visits for action, visits, _, _ in _children(ws.tree, ws.wins, 0) if action >= core.A_PEEK)
-    return iterations + min(spent, int(POWER_EXTRA * iterations))
 
 
 def _decided(ws: _Workspace) -> bool:
