@@ -475,10 +475,16 @@ def scan_image(
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
         cells = _read_cells(view, profile, palisades, targets, params)
-        # Read again against the colours the surest warriors show in this photo.
-        seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
+        # The kit's colours are the ones this photo's light may have moved: read the cells again
+        # against those the surest warriors show here (a learnt or improvised copy's colours were
+        # seen in a photo already; read again, the raster copies lost a board).
+        seen = targets
+        if profile.kind is Kind.REFERENCE:
+            seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
-            cells = _read_cells(view, profile, palisades, seen, params)
+            cells = _read_cells(
+                view, profile, palisades, seen, params, occupied=1 - cells.probabilities[:, 0]
+            )
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     readings = Readings(cells, slots, gold, glare, unknown, params)
@@ -493,10 +499,13 @@ def _read_cells(
     palisades: list[Slot],
     targets: dict[str, npt.NDArray[np.float32]],
     params: ScanParams,
+    occupied: FloatArray | None = None,
 ) -> CellReading:
-    """The cells read with the tokens' colours ``targets`` (gold's first, then each player's)."""
+    """The cells read with the tokens' colours ``targets`` (gold's first, then each player's), and
+    P(a token) on each, where not already judged (``occupied``)."""
     signs = view_cell_signs(view, profile, palisades, params, targets)
-    occupied, shares, second = judge_cells(view, profile, signs, params)
+    judged, shares, second = judge_cells(view, profile, signs, params)
+    occupied = judged if occupied is None else occupied
     return read_cells(
         replace(signs, shares=shares),
         tuple(name for name in targets if name != "gold"),
