@@ -265,6 +265,9 @@ class BoardView:
     #: Where the photo clipped under a lamp's reflection (:func:`vision.read.glare.clipped_mask`):
     #: nothing there can be read.
     clipped: npt.NDArray[np.bool_] | None = None
+    #: The part of ``clipped`` that can only be the glossy card mirroring a lamp (:func:`card_glare`):
+    #: the readers leave it unread.
+    card_glare: npt.NDArray[np.bool_] | None = None
     #: How many patches of the art agreed on the board's place (:mod:`vision.locate.register`), or None
     #: where the board was found by its gold and grid instead.
     agreeing: int | None = None
@@ -352,9 +355,10 @@ def _seen(
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
             wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera), params=params.slots)
+    clipped = clipped_mask(topdown, params.glare)
     return BoardView(
         located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood,
-        clipped=clipped_mask(topdown, params.glare),
+        clipped=clipped, card_glare=card_glare(clipped, camera, profile),
     )  # fmt: skip
 
 
@@ -399,14 +403,16 @@ def glare_is_card(profile: Looks) -> bool:
     )
 
 
-def _card_glare(view: BoardView, profile: Looks) -> npt.NDArray[np.bool_] | None:
-    """Where the photo clipped, where that can only be the card (:func:`glare_is_card`), or None.
+def card_glare(
+    clipped: npt.NDArray[np.bool_] | None, camera: Camera, profile: Looks
+) -> npt.NDArray[np.bool_] | None:
+    """Where the photo ``clipped``, where that can only be the card (:func:`glare_is_card`), or None.
 
-    A patch lying where a palisade could stand or lean may be a pale stick's lit face
-    (:func:`vision.read.glare.on_card`): it is left to the readers."""
-    if view.clipped is None or not glare_is_card(profile):
+    A patch lying where a palisade could stand or lean as ``camera`` sees it may be a pale stick's
+    lit face (:func:`vision.read.glare.on_card`): it is left to the readers."""
+    if clipped is None or not glare_is_card(profile):
         return None
-    return on_card(view.clipped, palisade_mask(SLOTS, view.camera))
+    return on_card(clipped, palisade_mask(SLOTS, camera))
 
 
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
@@ -421,7 +427,7 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
         warrior_colours(profile),
         view.glare,
         view.details,
-        _card_glare(view, profile),
+        view.card_glare,
         params=params.slots,
     )
 
@@ -446,7 +452,7 @@ def view_cell_signs(
         view.white,
         (view.wood,),
         view.details,
-        _card_glare(view, profile),
+        view.card_glare,
         params=params.cells,
     )
 
@@ -474,17 +480,16 @@ def scan_image(
         )
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
-        cells = _read_cells(view, profile, palisades, targets, params)
-        # The kit's colours are the ones this photo's light may have moved: read the cells again
-        # against those the surest warriors show here (a learnt or improvised copy's colours were
-        # seen in a photo already; read again, the raster copies lost a board).
+        cells, judged = _read_cells(view, profile, palisades, targets, params)
+        # The kit's colours are the ones this photo's light may have moved: read the colours again
+        # against those the surest warriors show here, each cell as occupied as first judged (a
+        # learnt or improvised copy's colours were seen in a photo already; read again, the raster
+        # copies lost a board).
         seen = targets
         if profile.kind is Kind.REFERENCE:
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
-            cells = _read_cells(
-                view, profile, palisades, seen, params, occupied=1 - cells.probabilities[:, 0]
-            )
+            cells, _ = _read_cells(view, profile, palisades, seen, params, judged)
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     readings = Readings(cells, slots, gold, glare, unknown, params)
@@ -499,20 +504,20 @@ def _read_cells(
     palisades: list[Slot],
     targets: dict[str, npt.NDArray[np.float32]],
     params: ScanParams,
-    occupied: FloatArray | None = None,
-) -> CellReading:
+    judged: Judged | None = None,
+) -> tuple[CellReading, Judged]:
     """The cells read with the tokens' colours ``targets`` (gold's first, then each player's), and
-    P(a token) on each, where not already judged (``occupied``)."""
+    how they were judged (:func:`judge_cells`), unless already (``judged``)."""
     signs = view_cell_signs(view, profile, palisades, params, targets)
-    judged, shares, second = judge_cells(view, profile, signs, params)
-    occupied = judged if occupied is None else occupied
-    return read_cells(
-        replace(signs, shares=shares),
+    judged = judged or judge_cells(view, profile, signs, params)
+    reading = read_cells(
+        replace(signs, shares=weighed_shares(view, profile, signs, judged, params)),
         tuple(name for name in targets if name != "gold"),
-        occupied,
+        judged.occupied,
         params.cells,
-        second,
+        judged.second,
     )
+    return reading, judged
 
 
 def _assemble(
@@ -546,33 +551,35 @@ def hidden_cells(profile: Looks) -> list[Cell]:
     return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
 
 
+@dataclass(frozen=True, eq=False)
+class Judged:
+    """What :func:`judge_cells` made of the cells, beside their colours."""
+
+    #: P(a warrior) on each cell.
+    occupied: FloatArray
+    #: The cells that may hold a warrior, or whose art the profile never saw, and how well each
+    #: colour's warrior picture matches there (one row each; no rows without pictures).
+    looked_at: list[int]
+    matches: FloatArray
+    #: The second opinion on the cells whose art the profile never saw
+    #: (:attr:`vision.read.cells.CellReading.second`; None where it saw all).
+    second: FloatArray | None
+
+
 def judge_cells(
     view: BoardView, profile: Looks, signs: CellSigns, params: ScanParams = SCAN_PARAMS
-) -> tuple[FloatArray, FloatArray, FloatArray | None]:
-    """P(a warrior) on each cell, the colour shares of :attr:`CellSigns.shares`, with what the
-    profile's warrior pictures add (:mod:`vision.read.tokens`), and the second opinion on the cells
-    whose art the profile never saw (:attr:`vision.read.cells.CellReading.second`; None where it
-    saw all).
+) -> Judged:
+    """P(a warrior) on each cell, with what the profile's warrior pictures add
+    (:mod:`vision.read.tokens`), and how well those pictures match where a warrior may be.
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
-    warriors match; and wherever a warrior may be, how well each colour's warrior matches weighs
-    on its colour beside the colour votes, which tells a white warrior from a black one where their
-    colours' directions cannot.
+    warriors match, and a second reader judges the cell by the warrior's looks alone.
     """
     occupied = occupied_probability(signs.features)
-    shares = signs.shares.copy()
     hidden = [cell.number for cell in hidden_cells(profile)]
-    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]
-    if gold_hidden:
-        # The face never showed these cells bare, but gold never leaves them: how much of each
-        # looks like the gold is all there is to ask.
-        discs = cell_pixels(view.balanced, CANONICAL, params=params.cells)[gold_hidden]
-        gold = rgb_to_bgr_float(profile.gold)
-        seen = (shaded_distance(discs, gold) < params.gold_near).mean(axis=1)
-        occupied[gold_hidden] = 1.0
-        shares[gold_hidden, 0] = np.clip(seen / params.gold_full_share, 0.0, 1.0)
+    occupied[[cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]] = 1.0
     if not profile.tokens:
-        return occupied, shares, None
+        return Judged(occupied, [], np.zeros((0, len(profile.colours))), None)
     maybe = set(np.flatnonzero(occupied > params.maybe_occupied).tolist()) - {
         cell.number for cell in GOLD_CELLS
     }
@@ -588,10 +595,32 @@ def judge_cells(
         second = np.full(len(CELLS), np.nan)
         looks = tokens_module.FEATURES.index("warrior_looks")
         second[hidden] = logistic(at[:, [looks]], [1.0])
+    return Judged(occupied, looked_at, matches, second)
+
+
+def weighed_shares(
+    view: BoardView, profile: Looks, signs: CellSigns, judged: Judged, params: ScanParams = SCAN_PARAMS
+) -> FloatArray:
+    """The colour shares of :attr:`CellSigns.shares`, weighed by how well each colour's warrior
+    picture matches (:attr:`Judged.matches`), which tells a white warrior from a black one where
+    their colours' directions cannot."""
+    shares = signs.shares.copy()
+    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]
+    if gold_hidden:
+        # The face never showed these cells bare, but gold never leaves them: how much of each
+        # looks like the gold is all there is to ask.
+        discs = cell_pixels(view.balanced, CANONICAL, params=params.cells)[gold_hidden]
+        gold = rgb_to_bgr_float(profile.gold)
+        seen = (shaded_distance(discs, gold) < params.gold_near).mean(axis=1)
+        shares[gold_hidden, 0] = np.clip(seen / params.gold_full_share, 0.0, 1.0)
+    looked_at = judged.looked_at
+    if not looked_at:
+        return shares
     # The pictures tell colours apart where the votes cannot (white from black, navy from green in
     # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
     # A white warrior with a faint emblem matches its picture badly and has no colour to vote with,
     # but its pixels are near white, shade allowed, and not near black.
+    matches = judged.matches
     near = signs.near[looked_at, 1:]
     players = (
         shares[looked_at, 1:] ** params.vote_power
@@ -599,7 +628,7 @@ def judge_cells(
         * np.exp(params.near_weight * (near - near.max(axis=1, keepdims=True)))
     )
     shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
-    return occupied, shares, second
+    return shares
 
 
 def picture_signs(

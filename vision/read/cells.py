@@ -255,6 +255,23 @@ def cell_signs(
     return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), seen_share)
 
 
+def _chroma_of(
+    pixels: FloatImage, white: npt.ArrayLike, params: CellParams = CELL_PARAMS
+) -> tuple[FloatImage, npt.NDArray[np.bool_]]:
+    """Each pixel's :func:`vision.colour.chroma`, and whether enough of it is colour to vote
+    (:attr:`CellParams.min_saturation`)."""
+    colour = chroma(pixels, white)
+    saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
+    return colour, saturation >= params.min_saturation
+
+
+def _directions(targets: tuple[FloatImage, ...], white: npt.ArrayLike) -> FloatImage:
+    """Each target's chroma as a unit direction, one row each: what a pixel's chroma is compared with."""
+    directions = np.stack([chroma(target, white) for target in targets])
+    unit: FloatImage = directions / np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
+    return unit
+
+
 def colour_shares(
     pixels: FloatImage,
     voting: npt.NDArray[np.bool_],
@@ -272,12 +289,9 @@ def colour_shares(
     turn one into another; a pixel with too little colour left (a pale
     emblem, a washed-out patch, a grey shadow) does not vote.
     """
-    colour = chroma(pixels, white)
-    saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
-    voting = voting & (saturation >= params.min_saturation)
-    directions = np.stack([chroma(target, white) for target in targets])
-    directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
-    alike = colour @ directions.T
+    colour, coloured = _chroma_of(pixels, white, params)
+    voting = voting & coloured
+    alike = colour @ _directions(targets, white).T
 
     def votes(nearest: npt.NDArray[np.intp], count: int) -> FloatArray:
         tally = np.stack([(voting & (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
@@ -367,12 +381,9 @@ def photo_colours(
     [0.6, 0.45, 0.2]
     """
     names = list(targets)
-    directions = np.stack([chroma(colour, white) for colour in targets.values()])
-    directions /= np.maximum(np.linalg.norm(directions, axis=-1, keepdims=True), 1e-6)
+    directions = _directions(tuple(targets.values()), white)
     pixels = cell_pixels(balanced, view, params=params)
-    colour = chroma(pixels, white)
-    length = np.linalg.norm(colour, axis=-1)
-    saturated = length / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6) >= params.min_saturation
+    colour, saturated = _chroma_of(pixels, white, params)
     nearest = np.argmax(colour @ directions.T, axis=-1)
     labels = np.argmax(reading.probabilities, axis=1)
     surest = reading.probabilities.max(axis=1)

@@ -202,8 +202,20 @@ class Provenance:
 
     folders: list[Path]
     photos: list[Path]
-    worlds: list[str]
+    #: The world that rendered each of ``photos``.
+    photo_worlds: list[str]
     seen_with: str
+
+    @property
+    def worlds(self) -> list[str]:
+        return sorted(set(self.photo_worlds))
+
+    def alone(self, world: str) -> Provenance:
+        """The part of what was seen that ``world`` rendered."""
+        kept = [n for n, rendered in enumerate(self.photo_worlds) if rendered == world]
+        photos = [self.photos[n] for n in kept]
+        folders = [folder for folder in self.folders if any(photo.parent == folder for photo in photos)]
+        return Provenance(folders, photos, [world] * len(kept), self.seen_with)
 
     def to_json(self, examples: int, wrong: int) -> dict[str, Any]:
         per_folder = [
@@ -225,7 +237,7 @@ class Provenance:
 
 
 def _provenance(pairs: list[tuple[Path, Path]], seen_with: str) -> Provenance:
-    worlds = sorted({_world(json.loads(truth.read_text())) for _, truth in pairs})
+    worlds = [_world(json.loads(truth.read_text())) for _, truth in pairs]
     folders = list(dict.fromkeys(photo.parent for photo, _ in pairs))
     return Provenance(folders, [photo for photo, _ in pairs], worlds, seen_with)
 
@@ -301,8 +313,7 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
         name = world_model("slots-reference", world)
         if name not in MODELS:
             raise ValueError(f"no slot reader is kept for the world {world!r}: add {name!r} to MODELS")
-        alone = [pair for pair in pairs if _world(json.loads(pair[1].read_text())) == world]
-        _fit(data.slots_of(world), "slots", name, _provenance(alone, how), out, BARE_RELATIVE)
+        _fit(data.slots_of(world), "slots", name, where.alone(world), out, BARE_RELATIVE)
         written.append(name)
     _fit(data, "plain slots", "slots-plain-reference", where, out)
     _fit(data, "cells", "cells-reference", where, out)
