@@ -5,6 +5,10 @@ Photos are rendered from the tuning copies only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -12,12 +16,13 @@ import pytest
 from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
-from vision.geometry import board_corners_mm
+from vision.geometry import PITCH_MM, board_corners_mm
 from vision.locate.grid import (
     BASES,
     CONFIRMING_CROSSINGS,
     GOLD_ALIKE,
     GOLD_MM,
+    GRID_PARAMS,
     LAYOUTS,
     MAX_CANDIDATES,
     MAX_LINES_BEYOND,
@@ -25,14 +30,17 @@ from vision.locate.grid import (
     MIN_GOLD_SUM,
     SPREAD_BASES,
     GoldMap,
+    best_first,
     circle_candidates,
     gold_candidates,
     gold_homographies,
     gold_map,
     gold_mask,
     gold_under_board_light,
+    line_evidence,
     locate_by_grid,
     outline_quads,
+    photo_lines,
 )
 from vision.locate.lattice import lattice_move, lines_beyond, settle
 
@@ -285,3 +293,42 @@ def test_a_fit_where_no_line_stands_out_is_still_settled() -> None:
         grey[max(0, 150 + 20 + 45 * k - 2) : max(0, 150 + 20 + 45 * k + 3)] = 200
     move, gold_sum = settle(grey, np.zeros_like(grey), start)
     assert move.shape == (3, 3) and gold_sum == 0.0
+
+
+def test_the_photo_s_lines_lie_where_the_true_board_puts_the_grid_and_not_half_a_cell_off(
+    tuning_photo: TuningPhoto,
+) -> None:
+    photo, truth = tuning_photo(GAME_PHOTO)
+    _, grey, on_small = _reduced(photo.image, truth)
+    lines = photo_lines(grey)
+    right = line_evidence(lines, on_small)
+    for across, down in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        off = on_small @ np.array([[1.0, 0, across * PITCH_MM], [0, 1.0, down * PITCH_MM], [0, 0, 1.0]])
+        # Half a cell off one way, half the grid's lines fall in the cells; both ways, all of them,
+        # and the cells' middles fall on the lines.
+        assert line_evidence(lines, off) < (0 if across and down else right / 3)
+    assert right > float(lines.mean())
+
+
+def test_the_gold_is_laid_a_bounded_number_of_ways_where_none_locks_onto_the_grid(
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
+) -> None:
+    # A grid hidden under warriors or glare: no way of laying the gold locks onto it, and the
+    # search moves on (here to nothing else) after a bounded number of tries, not all of them.
+    photo, _ = tuning_photo(GAME_PHOTO)
+    monkeypatch.setattr("vision.locate.grid.refine_on_grid", lambda image, first, **_: (first, 0, 54))
+    monkeypatch.setattr("vision.locate.grid.lattice_homographies", lambda *args: [])
+    monkeypatch.setattr("vision.locate.grid.outline_homographies", lambda seen: [])
+    tried: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        for start in best_first(*args, **kwargs):
+            tried.append(start)
+            yield start
+
+    monkeypatch.setattr("vision.locate.grid.best_first", counted)
+    assert locate_by_grid(photo.image, GOLD_BGR, replace(GRID_PARAMS, gold_tries=10_000)) is None
+    offered = len(tried)
+    tried.clear()
+    assert locate_by_grid(photo.image, GOLD_BGR) is None
+    assert len(tried) == GRID_PARAMS.gold_tries < offered
