@@ -551,6 +551,11 @@ def hidden_cells(profile: Looks) -> list[Cell]:
     return [cell for cell in CELLS if cell.name in hidden and cell not in GOLD_CELLS]
 
 
+def hidden_gold(profile: Looks) -> list[int]:
+    """The numbers of the gold cells whose art the profile's face does not show."""
+    return [cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]
+
+
 @dataclass(frozen=True, eq=False)
 class Judged:
     """What :func:`judge_cells` made of the cells, beside their colours."""
@@ -577,7 +582,7 @@ def judge_cells(
     """
     occupied = occupied_probability(signs.features)
     hidden = [cell.number for cell in hidden_cells(profile)]
-    occupied[[cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]] = 1.0
+    occupied[hidden_gold(profile)] = 1.0
     if not profile.tokens:
         return Judged(occupied, [], np.zeros((0, len(profile.colours))), None)
     maybe = set(np.flatnonzero(occupied > params.maybe_occupied).tolist()) - {
@@ -605,7 +610,7 @@ def weighed_shares(
     picture matches (:attr:`Judged.matches`), which tells a white warrior from a black one where
     their colours' directions cannot."""
     shares = signs.shares.copy()
-    gold_hidden = [cell.number for cell in GOLD_CELLS if cell.name in profile.hidden_cells]
+    gold_hidden = hidden_gold(profile)
     if gold_hidden:
         # The face never showed these cells bare, but gold never leaves them: how much of each
         # looks like the gold is all there is to ask.

@@ -59,6 +59,19 @@ def detail(grey: FloatImage, sigma: float) -> FloatImage:
     return cast(FloatImage, (grey - smooth).astype(np.float32))
 
 
+def dark_lines(grey: npt.NDArray[np.uint8], size: int) -> FloatImage:
+    """How much darker each pixel of ``grey`` is than the light around it, within a disc ``size``
+    pixels across (a black-hat): thin dark lines, such as a printed grid's, stand out.
+
+    >>> grey = np.full((9, 9), 200, np.uint8); grey[4, :] = 50
+    >>> lines = dark_lines(grey, 5)
+    >>> float(lines[4, 4]), float(lines[1, 4])
+    (150.0, 0.0)
+    """
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cast(FloatImage, cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, disc).astype(np.float32))
+
+
 def correlation(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating], axis: int = -1) -> FloatArray:
     """The normalised correlation of ``a`` and ``b``, each already less its mean, along ``axis``.
 

@@ -41,6 +41,7 @@ from vision.locate.features import FoundBy
 from vision.locate.gridlines import lattice_homographies
 from vision.locate.lattice import lines_beyond, settle
 from vision.read.rectify import reduce_for_view, warp_to_view
+from vision.texture import dark_lines
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -532,9 +533,7 @@ CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 
 def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     """Thin dark lines stand out: how much darker each pixel is than the light around it."""
-    size = round(4 * GRID_LINE_MM * view.px_per_mm) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+    hat = dark_lines(grey, round(4 * GRID_LINE_MM * view.px_per_mm) | 1)
     return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
 
 
@@ -756,9 +755,7 @@ def outline_homographies(seen: GoldMap, params: GridParams = GRID_PARAMS) -> lis
 def photo_lines(grey: Image, params: GridParams = GRID_PARAMS) -> FloatImage:
     """How much darker each pixel of ``grey`` (the reduced photo) is than the light around it: thin
     dark lines, such as the grid's, stand out (:attr:`GridParams.line_kernel_px`)."""
-    size = params.line_kernel_px | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    return cast(FloatImage, cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, kernel).astype(np.float32))
+    return dark_lines(grey, params.line_kernel_px | 1)
 
 
 def _line_samples(steps: int = 6, end_mm: float = 8.0) -> tuple[FloatArray, FloatArray]:

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import MARGIN_MM, PITCH_MM, keeps_handedness
+from vision.texture import dark_lines
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -87,8 +88,7 @@ class EvenRun:
 def line_segments(grey: Image, params: GridlineParams = GRIDLINE_PARAMS) -> FloatArray:
     """Straight thin dark lines in ``grey`` (a photo about 1000 pixels long): ``(N, 4)`` end points
     ``x0, y0, x1, y1``."""
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (params.hat_px, params.hat_px))
-    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, disc)
+    hat = dark_lines(grey, params.hat_px)
     dark = hat > max(float(np.percentile(hat, params.line_percentile)), params.min_line_darkness)
     long_side = max(grey.shape[:2])
     found = cv2.HoughLinesP(

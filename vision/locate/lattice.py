@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from engine.board import COLS, GOLD_CELLS, ROWS
 from vision.geometry import BOARD_H_MM, BOARD_W_MM, GRID_LINE_MM, MARGIN_MM, PITCH_MM
+from vision.texture import dark_lines
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -101,10 +102,7 @@ def _px(mm: float, origin: float) -> int:
 def line_presence(grey: Image, params: LatticeParams = LATTICE_PARAMS) -> tuple[FloatArray, FloatArray]:
     """How much each grid segment of :func:`around_view`'s lattice stands out darker than the art
     beside it: vertical segments (line, cell row) and horizontal ones (line, cell column)."""
-    size = round(4 * GRID_LINE_MM * PX_PER_MM) | 1
-    hat = cv2.morphologyEx(
-        grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    ).astype(np.float32)
+    hat = dark_lines(grey, round(4 * GRID_LINE_MM * PX_PER_MM) | 1)
     ox, oy = _ORIGIN_MM
     vertical = _upright_presence(
         hat, _CELL_COLS + 1, _CELL_ROWS, ox, oy, SHIFT_COLS, SHIFT_ROWS, params=params

@@ -350,7 +350,7 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
     names = ["warriors"]
     for kind, see, seen_with in seers:
         data = training_data(pairs, see)
-        where = _provenance(pairs, seen_with)
+        where = replace(seen_from_above, seen_with=seen_with)
         _fit(data, "slots", f"slots-{kind.value}", where, out)
         _fit(data, "plain slots", f"slots-plain-{kind.value}", where, out)
         _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
