@@ -221,6 +221,7 @@ def out_of_date(job: jobs.Job | None, shown: Photographed | None) -> bool:
 
 
 def page(viewer: store.Viewer, status: int = 200, error: str | None = None) -> ResponseReturnValue:
+    seen = version(viewer)  # before what the page shows (:func:`webui.pages.version`)
     game = viewer.game
     palette = colours(game)
     job = latest(game)
@@ -260,7 +261,7 @@ def page(viewer: store.Viewer, status: int = 200, error: str | None = None) -> R
             irregularities=noted(shown),
             stale=out_of_date(job, shown),
             kept_before=kept_before,
-            version=version(viewer),
+            version=seen,
         ),
         status,
     )

@@ -186,6 +186,7 @@ def qr_svg(url: str) -> Markup:
 
 
 def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    seen = version(viewer)  # before what the page shows (:func:`version`)
     t = table(viewer)
     shown = shown_jobs(viewer)
     used = after_power(t)
@@ -233,7 +234,7 @@ def game_page(viewer: store.Viewer, *, error: str | None = None, status: int = 2
                 (j for j in shown if j.kind == "suggest" and bool(j.argument.get("after_power")) == used),
                 None,
             ),
-            version=version(viewer),
+            version=seen,
         ),
         status,
     )
@@ -286,7 +287,11 @@ def shown_jobs(viewer: store.Viewer) -> list[jobs.Job]:
 
 def version(viewer: store.Viewer) -> str:
     """The fingerprint of what this link's pages show: the game's, and where its jobs stand (a place in
-    the queue that moves changes it, so the page updates)."""
+    the queue that moves changes it, so the page updates).
+
+    A page takes it before it reads what it shows: then what it shows is at least as new, and a change
+    made while it was drawn (a job's progress) still differs from it and makes the page poll again.
+    Taken after, it could name a change the page does not show, and the page would wait for ever."""
     progress = [(j.id, j.state, j.place, j.attempts, j.progress) for j in shown_jobs(viewer)]
     return store.version(viewer, progress)
 
@@ -354,8 +359,11 @@ def snapshot_or_404(viewer: store.Viewer, number: int) -> store.Snapshot:
     return snap
 
 
-def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]:
-    """What the review shows: the diagram with doubtful readings and rule breaks, and the problems."""
+def review_context(viewer: store.Viewer, number: int) -> dict[str, Any]:
+    """What the review of photo ``number`` shows: the diagram with doubtful readings and rule breaks,
+    and the problems."""
+    seen = version(viewer)  # before what the page shows (:func:`version`)
+    snap = snapshot_or_404(viewer, number)
     # A draft holds no values; a confirmed position is shown with what this link may see.
     t = table(viewer)
     position: Position = snap.position
@@ -389,7 +397,7 @@ def review_context(viewer: store.Viewer, snap: store.Snapshot) -> dict[str, Any]
         "recolouring": changes,
         "new_players": tuple(changes.get(c, c) for c in viewer.game.players),
         "advanced_tools": ADVANCED_TOOLS if viewer.game.variant == ADVANCED else (),
-        "version": version(viewer),
+        "version": seen,
     }
 
 
@@ -412,14 +420,14 @@ def foreign_colours(players: tuple[str, ...], seen: dict[str, int]) -> dict[str,
 def review_answer(viewer: store.Viewer, number: int) -> ResponseReturnValue:
     """After a change to a draft: the redrawn review for the page's script, a redirect for a plain form."""
     if wants_fragment():
-        return render_template("_review_body.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+        return render_template("_review_body.html", **review_context(viewer, number))
     return redirect(url_for("pages.review", token=viewer.token, number=number), 303)
 
 
 @bp.get("/g/<token>/positions/<number:number>")
 def review(token: str, number: int) -> ResponseReturnValue:
     viewer = viewer_or_404(token)
-    return render_template("review.html", **review_context(viewer, snapshot_or_404(viewer, number)))
+    return render_template("review.html", **review_context(viewer, number))
 
 
 @bp.post("/g/<token>/positions/<number:number>/tap")

@@ -3,6 +3,7 @@ job in the background with its progress, the chart and the turns, the board at a
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import time
@@ -293,3 +294,42 @@ def test_after_the_end_only_a_photo_with_an_irregularity_opens_to_fix(app: Flask
     assert post(client, f"/g/{host.token}/positions/5/tap", target="h1", tool="blue").status_code == 409
     start(client, host.token)
     assert db.get_db().execute("SELECT COUNT(*) FROM jobs WHERE kind = 'review'").fetchone()[0] == 2
+
+
+def running_review(game: store.Game) -> int:
+    """A review job that a worker has taken and reports on, without running it."""
+    with db.transaction() as database:
+        row = database.execute(
+            "INSERT INTO jobs (game_id, kind, created, state, progress) "
+            "VALUES (?, 'review', ?, 'running', 'turn 1 of 9') RETURNING id",
+            (game.id, store.now()),
+        ).fetchone()
+    return int(row[0])
+
+
+@pytest.mark.parametrize(("module", "read", "path"), [
+    ("webui.game_review", "latest", "/review"),
+    ("webui.pages", "shown_jobs", ""),
+])  # fmt: skip
+def test_a_page_drawn_while_the_review_moves_on_polls_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, module: str, read: str, path: str
+) -> None:
+    """A job's progress that changes while a page is drawn: the page's fingerprint is then not the
+    game's, so its poll fetches it again (else it would show "turn 1 of 9" for ever)."""
+    host = stored_game(ended=True)
+    job_id = running_review(host.game)
+    drawn = importlib.import_module(module)
+    original = getattr(drawn, read)
+
+    def read_then_move_on(*args: Any) -> Any:
+        found = original(*args)
+        jobs.set_progress(job_id, "turn 2 of 9")  # the review thread, meanwhile
+        return found
+
+    monkeypatch.setattr(drawn, read, read_then_move_on)
+    client = app.test_client()
+    page = client.get(f"/g/{host.token}{path}").get_data(as_text=True)
+    shown = re.search(r'data-version="([^"]+)"', page)
+    assert shown is not None and ("turn 1 of 9" in page or "turn 2 of 9" in page)
+    live = client.get(f"/g/{host.token}/live").get_json()["version"]
+    assert "turn 2 of 9" in page or live != shown[1]  # up to date, or the poll sees it is not

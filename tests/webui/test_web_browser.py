@@ -553,6 +553,14 @@ def add_warriors(page: Any, colours: tuple[str, ...]) -> None:
         assert len(board_state(page)[0]) == len(warriors) + 1
 
 
+def wait_for_review(page: Any) -> None:
+    """Wait for the review's chart; on a timeout, fail with what the page shows instead."""
+    try:
+        page.wait_for_selector("#chart svg.chance-chart", timeout=120_000)
+    except Exception:
+        raise AssertionError(f"no review chart at {page.url}: {page.locator('#main').inner_text()}") from None
+
+
 def test_an_irregularity_kept_on_the_review_page_and_the_review_goes_on_past_it(
     browser: Any, server: Server, steps: Steps, tmp_path: Path
 ) -> None:
@@ -588,7 +596,7 @@ def test_an_irregularity_kept_on_the_review_page_and_the_review_goes_on_past_it(
     assert host.locator("#irregularities li.kept").count() >= 1
     with host.expect_navigation():
         host.click("#review-game")
-    host.wait_for_selector("#chart svg.chance-chart", timeout=120_000)
+    wait_for_review(host)
     kept = host.locator("table.review-turns tbody tr.kept-irregularity")
     assert kept.count() >= 1 and "warrior moved" in kept.first.text_content()
     turns = host.locator("table.review-turns tbody tr:not(.kept-irregularity)")
@@ -631,7 +639,7 @@ def test_a_finished_game_s_record_downloads_and_its_review_opens(
     # The review: the button after the reveal, the progress, then the chart and the turns.
     with host.expect_navigation():
         host.click("#review-game")
-    host.wait_for_selector("#chart svg.chance-chart", timeout=120_000)
+    wait_for_review(host)
     rows = host.locator("table.review-turns tbody tr")
     assert rows.count() == len(reviewed(record)[0])  # every turn, up to an irregularity if any
     assert host.locator("#chart polyline.chance").count() == 2
