@@ -189,3 +189,25 @@ def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_s
         == f"{SLOTS[10].name}: read as a palisade, but the two readers disagree (2% and 97% for a palisade)"
     )
     assert said[20] == f"{SLOTS[20].name}: read as no palisade, but only 65% sure"
+
+
+@pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])
+def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_supply(green: int) -> None:
+    """Three colours read, so three players guessed; but where one colour then holds more warriors
+    than a 3-player supply, the colour seen least is likelier misread than a player's."""
+    rows = {i: [0.0, 0.0, 0.0, 0.0, 0.95] for i in range(green)}
+    rows |= {green + i: [0.0, 0.0, 0.9, 0.0, 0.1] for i in range(3)}  # orange, sure of it
+    rows |= {green + 3 + i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(4)}
+    orange = [OFF_GOLD[green + i] for i in range(3)]
+    labels, confidence, players, warnings = choose_cells(board(rows), None)
+    assert set(players) == set(COLOURS) and [labels[c.number] for c in orange] == [ORANGE] * 3
+    unlikely = [w for w in warnings if w.code == "players_unlikely"]
+    if green <= sum(supply_for(3)):  # three players fit: nothing to doubt
+        assert not unlikely and all(confidence[c.number] == pytest.approx(0.9) for c in orange)
+        return
+    (warning,) = unlikely
+    assert set(warning.cells) == set(orange) and "3 orange" in warning.message
+    assert all(confidence[c.number] <= ASSEMBLE_PARAMS.doubtful for c in orange)
+    # The players named: the supply bounds each colour, and nothing is guessed.
+    _, _, _, named = choose_cells(board(rows), COLOURS)
+    assert not [w for w in named if w.code == "players_unlikely"]

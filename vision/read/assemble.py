@@ -18,7 +18,7 @@ import numpy.typing as npt
 from engine.board import CELLS, GOLD_CELLS, GOLD_MASK, MIN_TERRITORY, SLOTS, TOTAL_PALISADES, Cell, Slot
 from engine.check import Problem
 from engine.position import Gold, Position, Warrior
-from engine.supply import supply_for
+from engine.supply import SUPPLIES, supply_for
 from engine.walls import Walls
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
@@ -276,6 +276,11 @@ def choose_cells(
     limit = sum(supply_for(len(players) if players is not None else 2))
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
+        doubted_few, warning = fewest_unlikely(labels, colour_columns, players)
+        if warning is not None:
+            warnings.append(warning)
+    else:
+        doubted_few = []
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
     over = {column: labels.count(column) for column in capacity if labels.count(column) > limit}
     doubted: list[int] = []
@@ -299,7 +304,7 @@ def choose_cells(
         judged = ~np.isnan(reading.second)
         agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
         confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    confidence[doubted] = np.minimum(confidence[doubted], params.doubtful)
+    confidence[doubted + doubted_few] = np.minimum(confidence[doubted + doubted_few], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
@@ -333,6 +338,43 @@ def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int
     for row, place in zip(chosen_rows, chosen_places, strict=True):
         assigned[rows[row]] = places[place]
     return assigned
+
+
+def fewest_unlikely(
+    labels: list[int], colour_columns: dict[str, int], players: tuple[str, ...]
+) -> tuple[list[int], Problem | None]:
+    """The warriors of the colours seen least, where the players guessed from the colours seen
+    cannot all be playing: with that many players some colour would hold more warriors than its
+    supply. A colour seen on a few cells is then likelier a misread one (a region in odd light read
+    as another colour) than a player: those cells are doubtful, and one warning names them.
+
+    >>> columns = {"orange": 2, "blue": 3, "purple": 4}
+    >>> labels = [4] * 13 + [2] * 3 + [3] * 10
+    >>> cells, warning = fewest_unlikely(labels, columns, ("orange", "blue", "purple"))
+    >>> cells == list(range(13, 16)), warning.code
+    (True, 'players_unlikely')
+    >>> fewest_unlikely([4] * 11 + [2] * 3 + [3] * 10, columns, ("orange", "blue", "purple"))
+    ([], None)
+    """
+    counts = {name: labels.count(colour_columns[name]) for name in players if name in colour_columns}
+    most = max(counts.values(), default=0)
+    if len(counts) <= 2 or len(counts) > max(SUPPLIES) or most <= sum(supply_for(len(counts))):
+        return [], None
+    fewest = sorted(counts, key=counts.__getitem__)
+    dropped = 1
+    while len(counts) - dropped > 2 and most > sum(supply_for(len(counts) - dropped)):
+        dropped += 1
+    unlikely = fewest[:dropped]
+    columns = {colour_columns[name] for name in unlikely}
+    cells = [i for i, label in enumerate(labels) if label in columns]
+    names = " and ".join(f"{counts[name]} {name}" for name in unlikely)
+    return cells, Problem(
+        "players_unlikely",
+        f"read {len(counts)} colours, but then {max(counts, key=counts.__getitem__)}'s {most} warriors "
+        f"are more than a {len(counts)}-player supply of {sum(supply_for(len(counts)))}: the {names} "
+        "warriors may be another colour misread; check them, or name the players",
+        cells=tuple(CELLS[i] for i in cells),
+    )
 
 
 def _guess_players(
