@@ -39,6 +39,7 @@ from vision.locate.features import (
     locate,
 )
 from vision.locate.grid import CONFIRMING_CROSSINGS, GridFit, locate_by_grid, refine_on_grid
+from vision.locate.lattice import gold_twins
 from vision.locate.register import (
     ART_MATCH_PARAMS,
     REGISTER_PARAMS,
@@ -779,7 +780,34 @@ def _cheap_look(
     if fit is None:
         return _CheapLook(quick, None, False)
     best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
+    twin = art_twin(image, fit, face, params, timer) if art < params.art_match_margin else None
+    if twin is not None:
+        fit = twin
+        best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
     return _CheapLook(best, fit, art >= params.art_match_margin)
+
+
+def art_twin(
+    image: Image,
+    fit: GridFit,
+    face: npt.NDArray[np.float32],
+    params: ScanParams = SCAN_PARAMS,
+    timer: _Timer | None = None,
+) -> GridFit | None:
+    """The grid fit moved to the place its gold can hardly tell from its own
+    (:func:`vision.locate.lattice.gold_twins`) where the looks' art lies, or None.
+
+    Where the grid's lines hardly show (a late game, glare), a board turned half round and two
+    columns along still has six of its eight gold cells on gold: the art inside the cells is the
+    one sign left, and without this the board would be taken for another copy.
+    """
+    with (timer or _Timer()).stage("register"):
+        moved = [fit.homography @ move for move in gold_twins()]
+        arts = [art_match(image, h, face, CANONICAL, params.art, params.register) for h in moved]
+    best = int(np.argmax(arts))
+    if arts[best] < params.art_match_margin:
+        return None
+    return replace(fit, homography=moved[best], found_by=FoundBy.ART_ON_GRID)
 
 
 def _better_placed(

@@ -21,7 +21,10 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.bench.metrics import compare, match_colours
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, board_corners_mm, cell_centre_mm, slot_segment_mm
-from vision.locate.features import NoBoardError, camera_from_homography, locate, project
+from vision.locate.features import FoundBy, NoBoardError, camera_from_homography, locate, project
+from vision.locate.grid import GridFit
+from vision.locate.lattice import lattice_move
+from vision.looks import reference_looks
 from vision.read.assemble import assemble, choose_cells, choose_slots
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.rectify import balance, face_view, rectify, to_float
@@ -39,6 +42,7 @@ from vision.read.slots import (
     relative_to_bare,
     slot_features,
 )
+from vision.scan import art_twin
 
 COLOURS = ("orange", "green", "blue", "purple")
 
@@ -463,3 +467,22 @@ def test_cell_centres_fall_inside_the_canonical_view() -> None:
     for cell in CELLS:
         x, y = CANONICAL.to_px(*cell_centre_mm(cell))
         assert 0 < x < w and 0 < y < h
+
+
+def test_a_grid_fit_turned_half_round_two_columns_off_is_moved_to_where_the_art_lies() -> None:
+    """Turned half round and two columns along, six of the eight gold cells still lie on gold: where
+    the grid's lines hardly show, only the art inside the cells tells that place from the board's."""
+    photo, truth = photo_of_face([[250, 180], [1380, 220], [1330, 1010], [210, 960]])
+    face = face_view(reference_looks(), CANONICAL)
+    corners = board_corners_mm()[None]
+
+    def fit(homography: np.ndarray) -> GridFit:
+        return GridFit(homography, 6, np.zeros((0, 2)), np.zeros(0), 40, 54)
+
+    off = truth @ np.linalg.inv(lattice_move(-2, 0, half_turn=True))
+    moved = art_twin(photo, fit(off), face)
+    assert moved is not None and moved.found_by is FoundBy.ART_ON_GRID
+    error = cv2.perspectiveTransform(corners, moved.homography) - cv2.perspectiveTransform(corners, truth)
+    assert float(np.abs(error).max()) < 0.5
+    # Where the fit lies on the board's own place, none of the others matches the art.
+    assert art_twin(photo, fit(truth), face) is None

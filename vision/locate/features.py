@@ -85,6 +85,9 @@ class FoundBy(enum.StrEnum):
     GRID_LINES = "grid lines"
     #: The board's outline.
     OUTLINE = "outline"
+    #: A fit by the gold and grid moved whole cells to where the art inside the cells lies: a place
+    #: the gold can hardly tell from the board's own (:func:`vision.locate.lattice.gold_twins`).
+    ART_ON_GRID = "art on the grid"
 
 
 @dataclass(frozen=True, eq=False)

@@ -72,6 +72,30 @@ def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
     return cast(FloatArray, shift @ turn)
 
 
+def gold_twins(least: int = len(GOLD_CELLS) // 2) -> tuple[FloatArray, ...]:
+    """The whole-cell moves (:func:`lattice_move`) other than none that put at least ``least`` of the
+    gold cells on gold cells: the places the gold alone can hardly tell from the board's own, where
+    its lines hardly show. The art inside the cells can.
+
+    Turned half round and two columns along, six of the eight gold cells stay on gold:
+
+    >>> any(np.allclose(move, lattice_move(-2, 0, half_turn=True)) for move in gold_twins())
+    True
+    >>> len(gold_twins()), len(gold_twins(least=7))
+    (4, 0)
+    """
+    gold = {(cell.col, cell.row) for cell in GOLD_CELLS}
+    twins = []
+    for half_turn in (False, True):
+        turned = {(COLS - 1 - c, ROWS - 1 - r) if half_turn else (c, r) for c, r in gold}
+        for cols in range(1 - COLS, COLS):
+            for rows in range(1 - ROWS, ROWS):
+                kept = len({(c + cols, r + rows) for c, r in turned} & gold)
+                if kept >= least and (cols, rows, half_turn) != (0, 0, False):
+                    twins.append(lattice_move(cols, rows, half_turn))
+    return tuple(twins)
+
+
 def around_view(image: Image, homography: FloatArray) -> Image:
     """``image`` (``homography`` maps board mm to its pixels) seen from above, the board and the
     shifts weighed around it, at :data:`PX_PER_MM`; what lies outside the photo is 0."""
