@@ -304,7 +304,8 @@ def choose_cells(
         judged = ~np.isnan(reading.second)
         agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
         confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    confidence[doubted + doubted_few] = np.minimum(confidence[doubted + doubted_few], params.doubtful)
+    in_doubt = doubted + doubted_few
+    confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
@@ -357,22 +358,25 @@ def fewest_unlikely(
     ([], None)
     """
     counts = {name: labels.count(colour_columns[name]) for name in players if name in colour_columns}
-    most = max(counts.values(), default=0)
-    if len(counts) <= 2 or len(counts) > max(SUPPLIES) or most <= sum(supply_for(len(counts))):
+    if len(counts) <= 2 or len(counts) > max(SUPPLIES):
         return [], None
     fewest = sorted(counts, key=counts.__getitem__)
+    fullest = max(counts, key=counts.__getitem__)
+    most = counts[fullest]
+    limit = sum(supply_for(len(counts)))
+    if most <= limit:
+        return [], None
     dropped = 1
     while len(counts) - dropped > 2 and most > sum(supply_for(len(counts) - dropped)):
         dropped += 1
-    unlikely = fewest[:dropped]
-    columns = {colour_columns[name] for name in unlikely}
+    columns = {colour_columns[name] for name in fewest[:dropped]}
     cells = [i for i, label in enumerate(labels) if label in columns]
-    names = " and ".join(f"{counts[name]} {name}" for name in unlikely)
+    names = " and ".join(f"{counts[name]} {name}" for name in fewest[:dropped])
     return cells, Problem(
         "players_unlikely",
-        f"read {len(counts)} colours, but then {max(counts, key=counts.__getitem__)}'s {most} warriors "
-        f"are more than a {len(counts)}-player supply of {sum(supply_for(len(counts)))}: the {names} "
-        "warriors may be another colour misread; check them, or name the players",
+        f"read {len(counts)} colours, but then {fullest}'s {most} warriors are more than a "
+        f"{len(counts)}-player supply of {limit}: the {names} warriors may be another colour "
+        "misread; check them, or name the players",
         cells=tuple(CELLS[i] for i in cells),
     )
 
