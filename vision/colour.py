@@ -34,12 +34,12 @@ def shaded_distance(
     ``glare`` (shaped like the pixels without their channels) allows up to that
     much white added on top, where glare may still wash colours out.
     """
-    norm2 = _dot(reference, reference)
+    norm2 = channel_dot(reference, reference)
     if glare is not None:
         # Least squares for the shade and the white added (0..glare), then the shade alone.
         ones = np.float32(3.0)
         dot_r1 = reference.sum(axis=-1)
-        dot = _dot(pixels, reference)
+        dot = channel_dot(pixels, reference)
         dot_p1 = pixels.sum(axis=-1)
         det = ones * norm2 - dot_r1 * dot_r1
         white = np.where(
@@ -47,16 +47,16 @@ def shaded_distance(
         )
         white = np.clip(white, 0.0, glare)
         pixels = pixels - white[..., None]
-    dot = _dot(pixels, reference)
+    dot = channel_dot(pixels, reference)
     shade = np.clip(dot / np.maximum(norm2, 1e-4), min_shade, max_shade)
     residual = pixels - shade[..., None] * reference
     size = np.sqrt(np.maximum(norm2, 0.06))
-    distance = np.sqrt(_dot(residual, residual)) / size
+    distance = np.sqrt(channel_dot(residual, residual)) / size
     result: FloatImage = (distance + SHADE_COST * np.abs(np.log(shade))).astype(np.float32)
     return result
 
 
-def _dot(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+def channel_dot(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
     """The dot product over the last axis (three channels), far faster than summing a product."""
     product: npt.NDArray[np.floating] = a @ b if b.ndim == 1 else np.einsum("...c,...c->...", a, b)
     return product

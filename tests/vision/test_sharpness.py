@@ -9,7 +9,7 @@ from engine.board import CELLS
 from vision.geometry import CANONICAL
 from vision.looks import reference_looks
 from vision.read.rectify import face_view
-from vision.read.sharpness import blur_plane, cell_blurs, matched_face
+from vision.read.sharpness import blur_plane, cell_blurs, face_ladder, looks_ladder, matched_face
 from vision.read.slots import line_signs
 
 
@@ -52,3 +52,23 @@ def test_a_soft_photos_printed_lines_show_against_the_matched_face() -> None:
     shows_matched, narrow_matched = line_signs(photo, matched_face(photo, face)[0], CANONICAL)
     assert shows_matched.mean() > 0.99 > 0.9 > shows.mean()
     assert narrow_matched.mean() > narrow.mean() + 0.3
+
+
+def test_the_face_blurred_once_for_a_profile_matches_as_the_face_blurred_for_each_photo() -> None:
+    face = face_view(reference_looks())
+    photo = _blurred_towards_the_right(face, 1.5)
+    ladder = looks_ladder(reference_looks())
+    assert looks_ladder(reference_looks()) is ladder
+    once, plane_once = matched_face(photo, face, ladder=ladder)
+    each, plane_each = matched_face(photo, face)
+    assert plane_once == plane_each and np.array_equal(once, each)
+    # What the cache holds is shared by every scan with the profile: it cannot be written to.
+    assert not ladder.details[0].flags.writeable and not ladder.blurred[-1].flags.writeable
+
+
+def test_a_ladder_holds_the_face_at_each_blur_tried() -> None:
+    face = face_view(reference_looks())
+    ladder = face_ladder(face)
+    assert ladder.blurred[0] is face and len(ladder.blurred) == len(ladder.details)
+    spread = [float(np.abs(np.diff(level, axis=1)).mean()) for level in ladder.blurred]
+    assert spread == sorted(spread, reverse=True)

@@ -137,10 +137,13 @@ def _face_distance(
     params: CellParams = CELL_PARAMS,
 ) -> FloatImage:
     """Each disc pixel's distance from the face, forgiving a pixel of misregistration either way."""
+    ys, xs = cell_coordinates(view, params=params)
+    height, width = face.shape[:2]
     best: FloatImage | None = None
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
-            shifted = cell_pixels(np.roll(face, (dy, dx), axis=(0, 1)), view, params=params)
+            # The face moved by (dy, dx), as np.roll would move it, read at the discs alone.
+            shifted = face[(ys - dy) % height, (xs - dx) % width]
             distance = shaded_distance(photo_px, shifted, glare=glare)
             best = distance if best is None else np.minimum(best, distance)
     assert best is not None

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.colour import channel_dot
 from vision.geometry import CANONICAL, FaceRaster, warp_shifts
 from vision.looks import Looks
 
@@ -152,8 +153,8 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
     ``b`` is held to plausible light (0.3..2), so that a colour does not
     explain a pixel merely by being scaled into it.
     """
-    ff, fw, ww = (f * f).sum(axis=-1), (f * white).sum(axis=-1), float((white * white).sum())
-    pf, pw = (p * f).sum(axis=-1), (p * white).sum(axis=-1)
+    ff, fw, ww = channel_dot(f, f), channel_dot(f, white), float(white @ white)
+    pf, pw = channel_dot(p, f), p @ white
     det = ww * ff - fw * fw
     safe = np.abs(det) > 1e-5
     o = np.where(safe, (ff * pw - fw * pf) / np.where(safe, det, 1), 0.0)
@@ -162,8 +163,8 @@ def _affine_fit(p: FloatImage, f: FloatImage, white: FloatImage) -> FloatImage:
     o = np.where(negative, 0.0, o)
     b = np.where(negative, pf / np.maximum(ff, 1e-4), b)
     b = np.clip(b, 0.3, 2.0)
-    fitted = b[..., None] * f + o[..., None] * white
-    distance = np.linalg.norm(p - fitted, axis=-1) / np.sqrt(np.maximum(ff, 0.03))
+    misfit = p - (b[..., None] * f + o[..., None] * white)
+    distance = np.sqrt(channel_dot(misfit, misfit)) / np.sqrt(np.maximum(ff, 0.03))
     residual: FloatImage = distance.astype(np.float32)
     return residual
 
@@ -175,8 +176,8 @@ def light_model(
     tokens: tuple[FloatImage, ...] = (),
     params: RectifyParams = RECTIFY_PARAMS,
 ) -> tuple[FloatImage, FloatImage, FloatArray]:
-    """The light at each pixel of ``photo``: a per-channel gain, an offset of white glare, and the light's
-    colour (3 channels) that the gain carries everywhere.
+    """The light at each pixel of ``photo``: its brightness and an offset of white glare (one channel
+    each), and the light's colour (3 channels): the gain at a pixel is its brightness times the colour.
 
     Both images are float BGR of the same size. Where the face shows, the
     photo is ``brightness * colour * face + glare * white``: the light's
@@ -229,9 +230,9 @@ def light_model(
     o = np.clip((a11 * r2 - a12 * r1) / det, 0.0, 0.9)
     b = np.clip((r1 - a12 * o) / a11, 0.05, 5.0)
     size = (photo.shape[1], photo.shape[0])
-    gain = cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)[..., None] * colour
-    glare = cv2.resize(o, size, interpolation=cv2.INTER_LINEAR)[..., None] * np.ones(3, np.float32)
-    return gain.astype(np.float32), glare.astype(np.float32), colour.astype(np.float64)
+    brightness = cv2.resize(b.astype(np.float32), size, interpolation=cv2.INTER_LINEAR)
+    glare = cv2.resize(o.astype(np.float32), size, interpolation=cv2.INTER_LINEAR)
+    return brightness, glare, colour.astype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -258,9 +259,10 @@ def balance(
     params: RectifyParams = RECTIFY_PARAMS,
 ) -> Balanced:
     """The photo under the face's own light with the glare taken off, how much glare, and its colour."""
-    gain, offset, colour = light_model(photo, face, view, tokens, params=params)
-    balanced = np.clip((photo - offset) / gain, 0, 1.5).astype(np.float32)
+    brightness, offset, colour = light_model(photo, face, view, tokens, params=params)
+    gain = brightness[..., None] * colour.astype(np.float32)
+    balanced = np.clip((photo - offset[..., None]) / gain, 0, 1.5).astype(np.float32)
     inverse = 1.0 / colour
     # Glare the smooth fit missed (it is sharper than the fit, or over hidden face) may remain anywhere.
-    glare = (offset[..., 0] / gain.mean(axis=-1) + params.glare_floor).astype(np.float32)
+    glare = (offset / (brightness * np.float32(colour.mean())) + params.glare_floor).astype(np.float32)
     return Balanced(balanced, glare, (inverse / inverse.mean()).astype(np.float64))
