@@ -57,6 +57,7 @@ from vision.read.cells import (
     CellParams,
     CellReading,
     CellSigns,
+    Discs,
     cell_pixels,
     cell_signs,
     occupied_probability,
@@ -440,22 +441,25 @@ def view_cell_signs(
     palisades: Iterable[Slot],
     params: ScanParams = SCAN_PARAMS,
     targets: dict[str, npt.NDArray[np.float32]] | None = None,
+    discs: Discs | None = None,
 ) -> CellSigns:
     """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
     and where the photo clipped under glare, where that can only be the card (:func:`glare_is_card`):
-    nothing is seen there. The tokens' colours are ``targets``, or else the profile's."""
+    nothing is seen there. The tokens' colours are ``targets``, or else the profile's; ``discs``,
+    what an earlier reading of the same view and palisades saw before comparing colours."""
     return cell_signs(
         view.balanced,
         view.face,
         token_colours(profile) if targets is None else targets,
         CANONICAL,
         view.glare,
-        palisade_mask(palisades, view.camera),
+        None if discs is not None else palisade_mask(palisades, view.camera),
         view.white,
         (view.wood,),
         view.details,
         view.card_glare,
         params=params.cells,
+        discs=discs,
     )
 
 
@@ -482,7 +486,7 @@ def scan_image(
         )
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
-        cells, judged = _read_cells(view, profile, palisades, targets, params)
+        cells, judged, discs = _read_cells(view, profile, palisades, targets, params)
         # The kit's colours are the ones this photo's light may have moved: read the colours again
         # against those the surest warriors show here, each cell as occupied as first judged (a
         # learnt or improvised copy's colours were seen in a photo already; read again, the raster
@@ -491,7 +495,7 @@ def scan_image(
         if profile.kind is Kind.REFERENCE:
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
-            cells, _ = _read_cells(view, profile, palisades, seen, params, judged)
+            cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
     gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     readings = Readings(cells, slots, gold, glare, unknown, params)
@@ -507,10 +511,12 @@ def _read_cells(
     targets: dict[str, npt.NDArray[np.float32]],
     params: ScanParams,
     judged: Judged | None = None,
-) -> tuple[CellReading, Judged]:
-    """The cells read with the tokens' colours ``targets`` (gold's first, then each player's), and
-    how they were judged (:func:`judge_cells`), unless already (``judged``)."""
-    signs = view_cell_signs(view, profile, palisades, params, targets)
+    discs: Discs | None = None,
+) -> tuple[CellReading, Judged, Discs]:
+    """The cells read with the tokens' colours ``targets`` (gold's first, then each player's), how
+    they were judged (:func:`judge_cells`), unless already (``judged``), and what the discs showed
+    before any colour was compared (:class:`vision.read.cells.Discs`: ``discs``, if already seen)."""
+    signs = view_cell_signs(view, profile, palisades, params, targets, discs)
     judged = judged or judge_cells(view, profile, signs, params)
     reading = read_cells(
         replace(signs, shares=weighed_shares(view, profile, signs, judged, params)),
@@ -519,7 +525,7 @@ def _read_cells(
         params.cells,
         judged.second,
     )
-    return reading, judged
+    return reading, judged, signs.discs
 
 
 def _assemble(

@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.board import CELLS
 from vision.geometry import CANONICAL, cell_centre_mm
-from vision.read.cells import CellParams, CellReading, photo_colours
+from vision.read.cells import CellParams, CellReading, cell_signs, photo_colours
 
 GOLD = np.array([0.16, 0.65, 0.83], np.float32)
 ORANGE = np.array([0.14, 0.48, 0.88], np.float32)
@@ -60,3 +60,18 @@ def test_doubtful_warriors_teach_nothing_and_a_colour_drifting_to_another_is_ref
         ]
         is not PURPLE
     )
+
+
+def test_reading_the_colours_again_from_the_discs_already_seen_gives_what_reading_afresh_does() -> None:
+    warm_purple = np.array([0.50, 0.30, 0.55], np.float32)
+    photo = board_with({1: warm_purple, 2: warm_purple, 3: ORANGE, 9: GOLD})
+    face = np.full_like(photo, 0.45)
+    glare = np.full(photo.shape[:2], 0.05, np.float32)
+    first = cell_signs(photo, face, TARGETS, glare=glare)
+    moved = {"gold": GOLD, "orange": warm_purple, "purple": ORANGE}
+    again = cell_signs(photo, face, moved, glare=glare, discs=first.discs)
+    afresh = cell_signs(photo, face, moved, glare=glare)
+    for name in ("features", "shares", "near", "seen"):
+        assert np.array_equal(getattr(again, name), getattr(afresh, name)), name
+    # The colours are still read from the targets given: only what does not depend on them is kept.
+    assert first.shares[3].argmax() == 1 and again.shares[3].argmax() == 2

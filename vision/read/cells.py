@@ -151,6 +151,66 @@ def _face_distance(
 
 
 @dataclass(frozen=True, eq=False)
+class Discs:
+    """What each cell's disc shows whatever the tokens' colours (:func:`cell_discs`): made once a
+    view, however many times its colours are read."""
+
+    #: The balanced photo's, the face's and the glare's pixels, (40, pixels[, 3]).
+    photo: FloatImage
+    face: FloatImage
+    glare: FloatImage | None
+    #: Each pixel's distance from the face (:func:`_face_distance`).
+    face_distance: FloatImage
+    #: The pixels neither hidden nor clipped.
+    seen: npt.NDArray[np.bool_]
+    #: How well the art's texture shows through, and how much it has (:func:`vision.texture.texture_match`).
+    match: FloatArray
+    face_detail: FloatArray
+    #: The share of each disc's pixels that glare left seen.
+    seen_share: FloatArray
+
+
+def cell_discs(
+    balanced: FloatImage,
+    face: FloatImage,
+    view: FaceRaster = CANONICAL,
+    glare: FloatImage | None = None,
+    hidden: npt.NDArray[np.bool_] | None = None,
+    details: tuple[FloatImage, FloatImage] | None = None,
+    glared: npt.NDArray[np.bool_] | None = None,
+    params: CellParams = CELL_PARAMS,
+) -> Discs:
+    """Each cell's disc as :func:`cell_signs` reads it, before any colour is compared: the
+    arguments are :func:`cell_signs`' own."""
+    if glared is not None:
+        hidden = glared if hidden is None else hidden | glared
+    photo_px = cell_pixels(balanced, view, params=params)
+    glare_px = None if glare is None else cell_pixels(glare[..., None], view, params=params)[..., 0]
+    face_px_distance = _face_distance(
+        photo_px,
+        cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)),
+        view,
+        glare_px,
+        params=params,
+    )
+    seen = (
+        np.ones(face_px_distance.shape, bool)
+        if hidden is None
+        else ~cell_pixels(hidden[..., None], view, params=params)[..., 0]
+    )
+    match, face_detail = texture_match(
+        *(details or fine_detail(balanced, face)), *cell_coordinates(view, params=params), seen
+    )
+    seen_share = (
+        np.ones(len(CELLS))
+        if glared is None
+        else 1.0 - cell_pixels(glared[..., None].astype(np.float32), view, params=params)[..., 0].mean(axis=1)
+    ).astype(np.float64)
+    face_px = cell_pixels(face, view, params=params)
+    return Discs(photo_px, face_px, glare_px, face_px_distance, seen, match, face_detail, seen_share)
+
+
+@dataclass(frozen=True, eq=False)
 class CellSigns:
     """What each cell's disc shows (40 rows): the signs weighed for occupancy, and the colour votes."""
 
@@ -161,6 +221,8 @@ class CellSigns:
     near: FloatArray
     #: The share of each disc's pixels that glare left seen (:func:`cell_signs`' ``glared``).
     seen: FloatArray
+    #: What the discs showed before any colour was compared: another reading of the colours starts there.
+    discs: Discs
 
 
 #: The columns of :attr:`CellSigns.features`.
@@ -183,6 +245,7 @@ def cell_signs(
     details: tuple[FloatImage, FloatImage] | None = None,
     glared: npt.NDArray[np.bool_] | None = None,
     params: CellParams = CELL_PARAMS,
+    discs: Discs | None = None,
 ) -> CellSigns:
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
 
@@ -202,38 +265,24 @@ def cell_signs(
     cell) than to every target do not vote. ``details`` is
     :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made. Pixels
     ``hidden`` (a palisade leaning over the cell) and ``glared`` (where the photo clipped) are not
-    read; how much of each disc glare left seen is :attr:`CellSigns.seen`.
+    read; how much of each disc glare left seen is :attr:`CellSigns.seen`. ``discs`` is
+    :func:`cell_discs` of the same view, where already made: then only ``targets``, ``white`` and
+    ``ignore`` are looked at.
     """
-    if glared is not None:
-        hidden = glared if hidden is None else hidden | glared
-    photo_px = cell_pixels(balanced, view, params=params)
-    face_px = cell_pixels(face, view, params=params)
-    glare_px = None if glare is None else cell_pixels(glare[..., None], view, params=params)[..., 0]
-    face_px_distance = _face_distance(
-        photo_px,
-        cast(FloatImage, cv2.GaussianBlur(face, (0, 0), FACE_BLUR_PX)),
-        view,
-        glare_px,
-        params=params,
-    )
+    discs = discs or cell_discs(balanced, face, view, glare, hidden, details, glared, params)
+    photo_px, face_px, glare_px, seen = discs.photo, discs.face, discs.glare, discs.seen
     to_target = np.stack(
         [shaded_distance(photo_px, colour, glare=glare_px) for colour in targets.values()], axis=-1
     )
     nearest_distance = np.min(to_target, axis=-1)
-    covered = (face_px_distance > FACE_LIMIT) | (nearest_distance + params.token_margin < face_px_distance)
-    seen = (
-        np.ones(covered.shape, bool)
-        if hidden is None
-        else ~cell_pixels(hidden[..., None], view, params=params)[..., 0]
+    covered = (discs.face_distance > FACE_LIMIT) | (
+        nearest_distance + params.token_margin < discs.face_distance
     )
     covered &= seen
     visible = np.maximum(seen.sum(axis=1), 1)
     near_each = covered[..., None] & (to_target < params.vote_limit)
     votes_for = near_each.any(axis=-1)
     light = covered & ~votes_for & (photo_px.sum(axis=-1) > params.light_ratio * face_px.sum(axis=-1))
-    match, face_detail = texture_match(
-        *(details or fine_detail(balanced, face)), *cell_coordinates(view, params=params), seen
-    )
     features = np.column_stack(
         [
             covered.sum(axis=1) / visible,
@@ -241,8 +290,8 @@ def cell_signs(
             light.sum(axis=1) / visible,
             1.0 - face_px.sum(axis=-1).mean(axis=1) / 3,
             np.zeros(len(CELLS)) if glare_px is None else glare_px.mean(axis=1),
-            match,
-            face_detail,
+            discs.match,
+            discs.face_detail,
         ]
     )
     voting = covered
@@ -250,12 +299,7 @@ def cell_signs(
         voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
     shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params)
     near = near_each.sum(axis=1) / visible[:, None]
-    seen_share = (
-        np.ones(len(CELLS))
-        if glared is None
-        else 1.0 - cell_pixels(glared[..., None].astype(np.float32), view, params=params)[..., 0].mean(axis=1)
-    ).astype(np.float64)
-    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), seen_share)
+    return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), discs.seen_share, discs)
 
 
 def _chroma_of(
