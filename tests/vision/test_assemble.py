@@ -211,3 +211,26 @@ def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_sup
     # The players named: the supply bounds each colour, and nothing is guessed.
     _, _, _, named = choose_cells(board(rows), COLOURS)
     assert not [w for w in named if w.code == "players_unlikely"]
+
+
+def test_a_colour_no_warrior_shows_surely_is_not_taken_for_a_player() -> None:
+    """Glare or a lamp's colour can move a few warriors towards a colour nobody plays: with the
+    players guessed from the colours seen, a player needs one sure warrior at least."""
+    rows = {i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(3)}  # blue
+    rows |= {3 + i: [0.0, 0.0, 0.05, 0.0, 0.95] for i in range(3)}  # green
+    rows |= {6 + i: [0.0, 0.0, 0.5, 0.1, 0.4] for i in range(2)}  # orange, hardly: green next
+    drifted = [OFF_GOLD[6 + i] for i in range(2)]
+    labels, confidence, players, warnings = choose_cells(board(rows), None)
+    assert set(players) == {"blue", "green"}
+    assert [labels[c.number] for c in drifted] == [GREEN, GREEN]
+    assert all(confidence[c.number] <= ASSEMBLE_PARAMS.doubtful for c in drifted)
+    (warning,) = [w for w in warnings if w.code == "colour_unsure"]
+    assert set(warning.cells) == set(drifted) and "2 orange" in warning.message
+    # The players named, or orange one of only two colours seen: orange stays a player.
+    named, _, _, said = choose_cells(board(rows), COLOURS)
+    assert [named[c.number] for c in drifted] == [ORANGE, ORANGE] and "colour_unsure" not in {
+        w.code for w in said
+    }
+    two = {i: row for i, row in rows.items() if i < 3 or i >= 6}
+    kept, _, two_players, _ = choose_cells(board(two), None)
+    assert [kept[c.number] for c in drifted] == [ORANGE, ORANGE] and set(two_players) == {"orange", "blue"}

@@ -270,6 +270,15 @@ def choose_cells(
     probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
+    unsure: list[int] = []
+    if players is None:
+        gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params)
+        if warning is not None:
+            warnings.append(warning)
+            probs[:, [colour_columns[name] for name in gone]] = 0.0
+            probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+            labels = [int(np.argmax(row)) for row in probs]
+            seen = tuple(name for name in seen if name not in gone)
     # With the players named, each colour's supply is known; with them guessed from the colours
     # seen, one misread cell could add a player and shrink everyone's supply, so only the largest
     # supply (two players) bounds them.
@@ -304,7 +313,7 @@ def choose_cells(
         judged = ~np.isnan(reading.second)
         agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
         confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    in_doubt = doubted + doubted_few
+    in_doubt = doubted + doubted_few + unsure
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
@@ -339,6 +348,49 @@ def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int
     for row, place in zip(chosen_rows, chosen_places, strict=True):
         assigned[rows[row]] = places[place]
     return assigned
+
+
+def unsure_colours(
+    probs: FloatArray,
+    labels: list[int],
+    colour_columns: dict[str, int],
+    params: AssembleParams = ASSEMBLE_PARAMS,
+) -> tuple[list[str], list[int], Problem | None]:
+    """The colours seen that no warrior shows surely, where the players are guessed from the colours
+    seen and at least two colours would be left: a player is taken from one sure warrior at least,
+    not from a few doubtful ones (glare or a lamp's colour moving another player's warriors
+    towards a colour nobody plays). Returns those colours, their cells (read again as the players
+    left, and doubtful), and one warning naming them; nothing where every colour seen has a sure warrior.
+
+    >>> columns = {"orange": 2, "blue": 3, "purple": 4}
+    >>> probs = np.zeros((5, 5))
+    >>> probs[0, 3] = probs[1, 3] = probs[2, 4] = 0.95
+    >>> probs[3, [2, 4]] = [0.5, 0.4]  # orange, and hardly: purple next
+    >>> probs[4, 0] = 1.0
+    >>> gone, cells, warning = unsure_colours(probs, [3, 3, 4, 2, 0], columns)
+    >>> gone, cells, warning.code
+    (['orange'], [3], 'colour_unsure')
+    >>> unsure_colours(probs, [3, 3, 3, 2, 0], columns)[0]  # blue and orange alone: both stay
+    []
+    """
+    sure = {int(label) for row, label in zip(probs, labels, strict=True) if row[label] >= params.uncertain}
+    seen = [name for name, column in colour_columns.items() if column in labels]
+    gone = [name for name in seen if colour_columns[name] not in sure]
+    if not gone or len(seen) - len(gone) < 2:
+        return [], [], None
+    columns = {colour_columns[name] for name in gone}
+    cells = [i for i, label in enumerate(labels) if label in columns]
+    names = " and ".join(f"{labels.count(colour_columns[name])} {name}" for name in gone)
+    return (
+        gone,
+        cells,
+        Problem(
+            "colour_unsure",
+            f"read {names} warriors, none of them surely: taken for the players whose colours are seen "
+            "surely, and doubtful; check them, or name the players",
+            cells=tuple(CELLS[i] for i in cells),
+        ),
+    )
 
 
 def fewest_unlikely(
