@@ -74,6 +74,7 @@ from vision.read.slots import (
     SlotReading,
     estimate_wood,
     leans_mm,
+    matte_foot,
     palisade_mask,
     read_slots,
     slot_features,
@@ -435,6 +436,22 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
     )
 
 
+def view_matte_foot(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
+    """:func:`vision.read.slots.matte_foot` on a board seen with ``profile``, as
+    :func:`view_slot_features` reads the slots."""
+    return matte_foot(
+        view.balanced,
+        view.face,
+        view.wood,
+        view.camera,
+        CANONICAL,
+        warrior_colours(profile),
+        view.glare,
+        view.card_glare,
+        params=params.slots,
+    )
+
+
 def view_cell_signs(
     view: BoardView,
     profile: Looks,
@@ -484,6 +501,7 @@ def scan_image(
             SLOT_RELATIVE[profile.kind],
             params.slots,
         )
+        slots = replace(slots, matte_foot=view_matte_foot(view, profile, params))
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
         cells, judged, discs = _read_cells(view, profile, palisades, targets, params)

@@ -25,7 +25,7 @@ from vision.locate.features import FoundBy, NoBoardError, camera_from_homography
 from vision.locate.grid import GridFit
 from vision.locate.lattice import lattice_move
 from vision.looks import reference_looks
-from vision.read.assemble import assemble, choose_cells, choose_slots
+from vision.read.assemble import assemble, choose_cells, choose_slots, contradicted
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.rectify import balance, face_view, rectify, to_float
 from vision.read.slots import (
@@ -37,6 +37,7 @@ from vision.read.slots import (
     estimate_wood,
     leans_mm,
     line_signs,
+    matte_foot,
     profile_signs,
     read_slots,
     relative_to_bare,
@@ -279,6 +280,28 @@ def test_a_lamps_reflection_over_bare_lines_is_the_card_showing_not_a_palisade()
     assert seeing[glared, shows].min() > 0.9
     assert np.abs(seeing[np.ix_(glared, edges)]).max() < 1e-6
     assert (read_slots(seeing).probabilities[glared] < 0.5).all()
+
+
+def test_wood_that_shows_only_as_glare_would_wash_it_is_not_a_matte_stick() -> None:
+    # Dark art under a broad reflection the light model took off too little of: along some lines
+    # it is pale, and wood only if glare may lie on wood. Sticks are matte: those are doubtful.
+    face = lined_face() * 0.12
+    photo = face.copy()
+    sticks, washed = list(range(0, len(SLOTS), 9)), list(range(4, len(SLOTS), 9))
+    for number in sticks:
+        paint_across(photo, SLOTS[number], range(-4, 5), lambda k: LIT_WOOD)
+    for number in washed:
+        paint_across(photo, SLOTS[number], range(-4, 5), lambda k: LIT_WOOD * 0.2 + 0.6)
+    glare = np.full(photo.shape[:2], 0.3, np.float32)
+    features = slot_features(photo, face, LIT_WOOD, None, glare=glare)
+    matte = matte_foot(photo, face, LIT_WOOD, None, glare=glare)
+    foot = features[:, FEATURES.index("wood_foot")]
+    assert foot[sticks].min() > 0.9 and foot[washed].min() > 0.9
+    assert matte[sticks].min() > 0.9 and matte[washed].max() < 0.1
+    # Read as palisades, the washed ones are contradicted by their own wood; the sticks are not.
+    reading = SlotReading(np.full(len(SLOTS), 0.99), features, matte_foot=matte)
+    doubted = contradicted(reading, frozenset(SLOTS[n] for n in sticks + washed))
+    assert doubted[washed].all() and not doubted[sticks].any()
 
 
 def lit_beyond(top_from: float, k: int) -> np.ndarray:

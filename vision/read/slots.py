@@ -127,6 +127,9 @@ class SlotReading:
     probabilities: FloatArray
     features: FloatArray
     second: FloatArray | None = None
+    #: The share of each slot's length whose foot looks like wood with no glare allowed on the wood
+    #: (:func:`matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
+    matte_foot: FloatArray | None = None
 
 
 #: ...and is weighed in this many bands, each a little over 2 mm wide.
@@ -256,17 +259,19 @@ def _wood_pixels(
     glare: FloatImage | None = None,
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
+    matte: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], FloatImage]:
     """Per slot, step and pixel across a band: is it wood (rather than the face or a token), and how far
     it is from the face.
 
     A pixel ``clipped`` marks is the glossy card mirroring a lamp (:func:`line_signs`): neither wood
-    nor anything but the face.
+    nor anything but the face. ``glare`` may wash out the card's and the tokens' colours, and the
+    wood's too unless ``matte``.
     """
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
-    to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=washed)
+    to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=None if matte else washed)
     to_face = shaded_distance(pixels, printed, glare=washed)
     to_other = to_face
     for colour in tokens:
@@ -526,6 +531,31 @@ def slot_features(
     # Texture that fails to match says something covers the art only where the art has texture.
     hidden_art = (1.0 - match) * np.minimum(amount / params.full_detail, 1.0)
     return np.column_stack([*shares, lean_across, hidden_art, profiles])
+
+
+def matte_foot(
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    camera: Camera | None,
+    view: FaceRaster = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    glare: FloatImage | None = None,
+    clipped: npt.NDArray[np.bool_] | None = None,
+    params: SlotParams = SLOT_PARAMS,
+) -> FloatArray:
+    """Per slot, the share of its length whose foot looks like wood with no glare allowed on the
+    wood: :func:`slot_features`' ``wood_foot`` (same arguments) as a matte stick shows it.
+
+    The sticks are matte: a lamp's reflection that the light model left on the glossy card does not
+    lie on them. A pale patch along a line that is wood only if glare washes it is likelier that
+    reflection's edge than a stick.
+    """
+    xs, ys, keep = _band_samples(view, leans_mm(camera), 0.0, params=params)
+    wood_px, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True)
+    wooden = (wood_px.mean(axis=2) > 0.5) & keep
+    share: FloatArray = wooden.sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
+    return share
 
 
 def _across(view: FaceRaster, half_mm: float) -> FloatArray:
