@@ -67,7 +67,7 @@ from vision.read.cells import (
 from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares, on_card
 from vision.read.numerals import assign_gold_values, numeral_probabilities, overruled
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
-from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, looks_ladder, matched_face
+from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, looks_details, matched_face
 from vision.read.slots import (
     SLOT_PARAMS,
     SlotParams,
@@ -353,8 +353,11 @@ def _seen(
         topdown = rectify(image, located.homography, CANONICAL, warp)
         balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
         # From here on the face is compared with the photo as blurred as the photo is there.
-        ladder = looks_ladder(profile, CANONICAL, params.sharpness)
-        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness, ladder)
+        # An improvised profile serves one photo: its face's details are not kept.
+        details = (
+            None if profile.kind is Kind.IMPROVISED else looks_details(profile, CANONICAL, params.sharpness)
+        )
+        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness, details)
         details = fine_detail(balanced.image, face, params.texture)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:

@@ -9,7 +9,7 @@ from engine.board import CELLS
 from vision.geometry import CANONICAL
 from vision.looks import reference_looks
 from vision.read.rectify import face_view
-from vision.read.sharpness import blur_plane, cell_blurs, face_ladder, looks_ladder, matched_face
+from vision.read.sharpness import blur_plane, cell_blurs, face_details, looks_details, matched_face
 from vision.read.slots import line_signs
 
 
@@ -54,21 +54,19 @@ def test_a_soft_photos_printed_lines_show_against_the_matched_face() -> None:
     assert narrow_matched.mean() > narrow.mean() + 0.3
 
 
-def test_the_face_blurred_once_for_a_profile_matches_as_the_face_blurred_for_each_photo() -> None:
+def test_the_face_details_made_once_for_a_profile_match_as_those_made_for_each_photo() -> None:
     face = face_view(reference_looks())
     photo = _blurred_towards_the_right(face, 1.5)
-    ladder = looks_ladder(reference_looks())
-    assert looks_ladder(reference_looks()) is ladder
-    once, plane_once = matched_face(photo, face, ladder=ladder)
+    details = looks_details(reference_looks())
+    assert looks_details(reference_looks()) is details
+    once, plane_once = matched_face(photo, face, details=details)
     each, plane_each = matched_face(photo, face)
     assert plane_once == plane_each and np.array_equal(once, each)
     # What the cache holds is shared by every scan with the profile: it cannot be written to.
-    assert not ladder.details[0].flags.writeable and not ladder.blurred[-1].flags.writeable
+    assert not any(level.flags.writeable for level in details)
 
 
-def test_a_ladder_holds_the_face_at_each_blur_tried() -> None:
-    face = face_view(reference_looks())
-    ladder = face_ladder(face)
-    assert ladder.blurred[0] is face and len(ladder.blurred) == len(ladder.details)
-    spread = [float(np.abs(np.diff(level, axis=1)).mean()) for level in ladder.blurred]
-    assert spread == sorted(spread, reverse=True)
+def test_the_face_details_fade_as_the_blur_grows() -> None:
+    details = face_details(face_view(reference_looks()))
+    spread = [float(np.abs(level).mean()) for level in details]
+    assert len(details) == 7 and spread == sorted(spread, reverse=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import cast
 
 import cv2
@@ -52,38 +52,30 @@ class SharpnessParams:
 SHARPNESS_PARAMS = SharpnessParams()
 
 
-@dataclass(frozen=True, eq=False)
-class FaceLadder:
-    """A face blurred at each of :attr:`SharpnessParams.sigmas_mm`, in colour and as the grey's fine
-    detail: all that measuring and matching a photo's blur needs of the face, made once a face."""
-
-    blurred: tuple[FloatImage, ...]
-    details: tuple[FloatImage, ...]
-
-
-def face_ladder(
+def face_details(
     face: FloatImage, view: FaceRaster = CANONICAL, params: SharpnessParams = SHARPNESS_PARAMS
-) -> FaceLadder:
-    """``face`` (float BGR in ``view``) at each blur tried (:class:`FaceLadder`)."""
+) -> tuple[FloatImage, ...]:
+    """The fine detail of ``face``'s grey (float BGR in ``view``) blurred at each of
+    :attr:`SharpnessParams.sigmas_mm`: what :func:`cell_blurs` compares the photo's with, the
+    same for every photo of one face."""
     scale = view.px_per_mm
-    blurred = tuple(_blurred(face, sigma * scale) for sigma in params.sigmas_mm)
     # Blurring is linear: the grey of the blurred face is the blurred grey of the face.
     grey = cast(FloatImage, face.mean(axis=-1, dtype=np.float32))
     details = tuple(
         detail(_blurred(grey, sigma * scale), params.detail_mm * scale) for sigma in params.sigmas_mm
     )
-    for image in (*blurred[1:], *details):
+    for image in details:
         image.flags.writeable = False
-    return FaceLadder(blurred, details)
+    return details
 
 
-@lru_cache(maxsize=2)
-def looks_ladder(
+@lru_cache(maxsize=4)
+def looks_details(
     profile: Looks, view: FaceRaster = CANONICAL, params: SharpnessParams = SHARPNESS_PARAMS
-) -> FaceLadder:
-    """:func:`face_ladder` of the profile's face (:func:`vision.read.rectify.face_view`), made once:
-    a scan with the same profile needs the same ladder. Two profiles' worth (about 50 MB each) are kept."""
-    return face_ladder(face_view(profile, view), view, params)
+) -> tuple[FloatImage, ...]:
+    """:func:`face_details` of the profile's face (:func:`vision.read.rectify.face_view`), made once
+    a profile: every scan with it needs the same (about 12 MB a profile)."""
+    return face_details(face_view(profile, view), view, params)
 
 
 def cell_blurs(
@@ -91,11 +83,11 @@ def cell_blurs(
     face: FloatImage,
     view: FaceRaster = CANONICAL,
     params: SharpnessParams = SHARPNESS_PARAMS,
-    ladder: FaceLadder | None = None,
+    details: tuple[FloatImage, ...] | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Per cell, the blur (mm) of the face that best matches the photo, and how well it matches.
 
-    ``ladder`` is :func:`face_ladder` of ``face``, where already made.
+    ``details`` is :func:`face_details` of ``face``, where already made.
 
     >>> rng = np.random.default_rng(0)
     >>> face = cv2.GaussianBlur(rng.random((530, 800, 3)).astype(np.float32), (0, 0), 1.0)
@@ -107,7 +99,7 @@ def cell_blurs(
     """
     scale = view.px_per_mm
     photo_detail = detail(cast(FloatImage, photo.mean(axis=-1, dtype=np.float32)), params.detail_mm * scale)
-    faces = (ladder or face_ladder(face, view, params)).details
+    faces = details or face_details(face, view, params)
     boxes = [view.cell_box(cell, params.cell_inset_mm) for cell in CELLS]
     # One row a blur, one column a cell (CELLS run in their numbers' order).
     scores = np.stack([box_correlations(photo_detail, face_detail, boxes) for face_detail in faces])
@@ -145,16 +137,15 @@ def matched_face(
     face: FloatImage,
     view: FaceRaster = CANONICAL,
     params: SharpnessParams = SHARPNESS_PARAMS,
-    ladder: FaceLadder | None = None,
+    details: tuple[FloatImage, ...] | None = None,
 ) -> tuple[FloatImage, tuple[float, float, float]]:
     """``face`` blurred as ``photo`` is, place by place, and the blur's plane (:func:`blur_plane`).
 
     Each pixel takes the face at the two tried blurs either side of the plane's there, mixed.
-    A photo as sharp as the face gets the face back unchanged. ``ladder`` is :func:`face_ladder`
+    A photo as sharp as the face gets the face back unchanged. ``details`` is :func:`face_details`
     of ``face``, where already made.
     """
-    ladder = ladder or face_ladder(face, view, params)
-    plane = blur_plane(*cell_blurs(photo, face, view, params, ladder), params)
+    plane = blur_plane(*cell_blurs(photo, face, view, params, details), params)
     height, width = face.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) / np.float32(view.px_per_mm)
     wanted = np.clip(plane[0] + plane[1] * xs + plane[2] * ys, 0.0, max(params.sigmas_mm))
@@ -164,14 +155,14 @@ def matched_face(
         return _blurred(face, float(wanted.mean()) * view.px_per_mm), plane
     levels = np.array(params.sigmas_mm, np.float32)
     out = face.copy()
-    for (low, high), (low_face, high_face) in zip(
-        itertools.pairwise(levels), itertools.pairwise(ladder.blurred), strict=True
-    ):
+    # Two neighbouring spans share a level: each level is blurred once.
+    blurred = cache(lambda level: _blurred(face, level * view.px_per_mm))
+    for low, high in itertools.pairwise(levels):
         inside = (wanted > low) & (wanted <= high)
         if not inside.any():
             continue
         share = ((wanted[inside] - low) / (high - low))[:, None]
-        out[inside] = low_face[inside] * (1 - share) + high_face[inside] * share
+        out[inside] = blurred(float(low))[inside] * (1 - share) + blurred(float(high))[inside] * share
     return out, plane
 
 
