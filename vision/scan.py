@@ -353,11 +353,10 @@ def _seen(
         topdown = rectify(image, located.homography, CANONICAL, warp)
         balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
         # From here on the face is compared with the photo as blurred as the photo is there.
-        # An improvised profile serves one photo: its face's details are not kept.
-        details = (
-            None if profile.kind is Kind.IMPROVISED else looks_details(profile, CANONICAL, params.sharpness)
-        )
-        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness, details)
+        # An improvised profile serves one photo: its face's blurred details are not kept.
+        kept = profile.kind is not Kind.IMPROVISED
+        blurred_details = looks_details(profile, CANONICAL, params.sharpness) if kept else None
+        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness, blurred_details)
         details = fine_detail(balanced.image, face, params.texture)
         wood = rgb_to_bgr_float(profile.wood)
         if not profile.wood_seen:
