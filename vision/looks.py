@@ -68,6 +68,11 @@ class Looks:
     #: each photo instead.
     wood_seen: bool = True
     kind: Kind = Kind.REFERENCE
+    #: Colours whose warriors the looks could not surely tell from another colour's, each with
+    #: that colour: (``"orange-2"``, ``"orange"``). An improvised profile's colours come from the
+    #: photo itself, where one player's warriors under two lights can look like two players'
+    #: (:func:`vision.learn.improvise.alike_groups`).
+    alike: tuple[tuple[str, str], ...] = ()
 
 
 def reference_face() -> npt.NDArray[np.uint8]:

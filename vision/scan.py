@@ -545,7 +545,7 @@ def _read_cells(
         params.cells,
         judged.second,
     )
-    return reading, judged, signs.discs
+    return replace(reading, alike=profile.alike), judged, signs.discs
 
 
 def _assemble(

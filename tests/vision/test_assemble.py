@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 import numpy as np
@@ -234,3 +235,28 @@ def test_a_colour_no_warrior_shows_surely_is_not_taken_for_a_player() -> None:
     two = {i: row for i, row in rows.items() if i < 3 or i >= 6}
     kept, _, two_players, _ = choose_cells(board(two), None)
     assert [kept[c.number] for c in drifted] == [ORANGE, ORANGE] and set(two_players) == {"orange", "blue"}
+
+
+def test_a_colour_that_looks_like_another_read_is_doubtful_while_the_players_are_guessed() -> None:
+    """An improvised profile's colours come from the photo: one player's warriors under two lights
+    can be two colours. While both are read and the players guessed, the later one's cells are
+    doubtful, named in one warning; with the players named, nothing is guessed."""
+    rows = {i: [0.0, 0.0, 0.95, 0.05, 0.0] for i in range(4)}  # orange
+    rows |= {4 + i: [0.0, 0.0, 0.05, 0.95, 0.0] for i in range(3)}  # "blue", like orange
+    rows |= {7 + i: [0.0, 0.0, 0.0, 0.05, 0.95] for i in range(3)}  # green
+    reading = replace(board(rows), alike=(("blue", "orange"),))
+    like = [OFF_GOLD[4 + i] for i in range(3)]
+    labels, confidence, players, warnings = choose_cells(reading, None)
+    assert [labels[c.number] for c in like] == [BLUE] * 3 and set(players) == set(COLOURS)
+    assert all(confidence[c.number] <= ASSEMBLE_PARAMS.doubtful for c in like)
+    assert all(confidence[OFF_GOLD[i].number] > ASSEMBLE_PARAMS.uncertain for i in (*range(4), *range(7, 10)))
+    (warning,) = [w for w in warnings if w.code == "colour_alike"]
+    assert set(warning.cells) == set(like) and "3 blue like orange's" in warning.message
+    _, named, _, said = choose_cells(reading, COLOURS)
+    assert "colour_alike" not in {w.code for w in said}
+    assert all(named[c.number] > ASSEMBLE_PARAMS.uncertain for c in like)
+    # Orange not read at all: blue looks like nothing read, and is a player like any other.
+    alone = {i: row for i, row in rows.items() if i >= 4}
+    _, sure, _, quiet = choose_cells(replace(board(alone), alike=(("blue", "orange"),)), None)
+    assert "colour_alike" not in {w.code for w in quiet}
+    assert all(sure[c.number] > ASSEMBLE_PARAMS.uncertain for c in like)

@@ -83,6 +83,15 @@ class ImproviseParams:
     #: tuning copies' photos and at 0.89 on 12 Cycles ones; one player's split groups at 0.94 and
     #: more in half the cases.
     same_player_emblem: float = 0.93
+    #: A group whose warriors' emblem matches a larger group's this well, in a colour of the same
+    #: hue (within this many degrees) or of one too grey to have one (chroma under this), may be
+    #: that player's warriors in other light: its cells are doubtful (:func:`alike_groups`). Groups
+    #: of the same player were so on the path-traced reference tuning photos read as unknown copies
+    #: in 195 of 260 pairs, and groups of two players in 37 of 957 (the reference kit's blue and
+    #: purple emblems match at up to 0.87); on 48 raster tuning copies' photos in 13 of 17 and 0 of 160.
+    alike_emblem: float = 0.75
+    alike_hue_deg: float = 30.0
+    grey_chroma: float = 20.0
     #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
     #: (its emblem).
     back_outer: float = 0.06
@@ -172,11 +181,13 @@ def improvise(
         params=params,
     )[: params.max_players]
     unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
+    seen_surely = len(groups)
     groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
         : params.max_players - len(groups)
     ]
     colours, tokens = {}, {}
     names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
+    alike = alike_groups(groups, names, white, seen_surely, params=params)
     for name, (colour, members) in zip(names, groups, strict=True):
         colours[name] = bgr_to_rgb(colour)
         tokens[name] = np.median(np.stack(members), axis=0).astype(np.uint8)
@@ -195,8 +206,58 @@ def improvise(
         hidden_cells=tuple(cell.name for cell in CELLS),
         wood_seen=False,
         kind=Kind.IMPROVISED,
+        alike=alike,
     )
     return Improvised(profile, fit)
+
+
+def alike_groups(
+    groups: list[tuple[FloatArray, list[Image]]],
+    names: list[str],
+    white: FloatArray,
+    seen_surely: int | None = None,
+    params: ImproviseParams = IMPROVISE_PARAMS,
+) -> tuple[tuple[str, str], ...]:
+    """Each group of warriors (colour, pictures; ``names`` theirs) that looks like an earlier one,
+    with that one's name: emblems matching (:attr:`ImproviseParams.alike_emblem`) on backs of one hue,
+    or too grey to have one. One player's warriors lit two ways (a lamp's fall-off, a glare that
+    washes the colour out) look so; two players' seldom do, as each has an emblem of their own.
+
+    The groups from ``seen_surely`` on (all of them if None) were seen on no sure warrior, only as
+    unclear cells whose emblems match one another: there one hue is enough, as a glare that washes
+    a player's warriors out washes their emblems out too.
+    """
+    labs = [lab_of(bgr_to_rgb(colour / white)) for colour, _ in groups]
+    emblems = [
+        _emblem(np.median(np.stack(members), axis=0).astype(np.uint8), params=params) for _, members in groups
+    ]
+    alike = []
+    for later in range(1, len(groups)):
+        for earlier in range(later):
+            if _one_hue(labs[earlier], labs[later], params=params) and (
+                later >= (len(groups) if seen_surely is None else seen_surely)
+                or _emblem_match(emblems[later], emblems[earlier])[1] >= params.alike_emblem
+            ):
+                alike.append((names[later], names[earlier]))
+                break
+    return tuple(alike)
+
+
+def _one_hue(a: FloatArray, b: FloatArray, params: ImproviseParams = IMPROVISE_PARAMS) -> bool:
+    """Whether two CIE Lab colours are of one hue (:attr:`ImproviseParams.alike_hue_deg`), or either
+    is too grey to tell (:attr:`ImproviseParams.grey_chroma`).
+
+    >>> _one_hue(np.array([60.0, 40.0, 60.0]), np.array([75.0, 25.0, 45.0]))  # orange, paler
+    True
+    >>> _one_hue(np.array([60.0, 40.0, 60.0]), np.array([40.0, 30.0, -40.0]))  # orange, purple
+    False
+    >>> _one_hue(np.array([95.0, 2.0, 3.0]), np.array([40.0, 30.0, -40.0]))  # white: no hue
+    True
+    """
+    if min(float(np.hypot(a[1], a[2])), float(np.hypot(b[1], b[2]))) < params.grey_chroma:
+        return True
+    turn = abs(float(np.degrees(np.arctan2(a[2], a[1]) - np.arctan2(b[2], b[1])))) % 360
+    return min(turn, 360 - turn) <= params.alike_hue_deg
 
 
 def _group_by_colour(

@@ -307,8 +307,11 @@ def choose_cells(
         doubted_few, warning = fewest_unlikely(labels, colour_columns, players)
         if warning is not None:
             warnings.append(warning)
+        alike, warning = alike_colours(labels, colour_columns, reading.alike)
+        if warning is not None:
+            warnings.append(warning)
     else:
-        doubted_few = []
+        doubted_few, alike = [], []
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
     over = {column: labels.count(column) for column in capacity if labels.count(column) > limit}
     doubted: list[int] = []
@@ -332,7 +335,7 @@ def choose_cells(
         judged = ~np.isnan(reading.second)
         agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
         confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    in_doubt = doubted + doubted_few + unsure
+    in_doubt = doubted + doubted_few + unsure + alike
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[on_gold] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
@@ -355,6 +358,8 @@ def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int
     >>> assign_under_supply(probs, [2, 2, 2], {2: 2, 3: 2})
     [2, 3, 2]
     """
+    # Imported at the first board that needs it: SciPy's optimize package costs about 40 MB and
+    # 0.6 s, and few boards overfill a supply.
     from scipy.optimize import linear_sum_assignment
 
     rows = [i for i, label in enumerate(labels) if label in capacity or probs[i, list(capacity)].max() > 0]
@@ -409,6 +414,52 @@ def unsure_colours(
             "surely, and doubtful; check them, or name the players",
             cells=tuple(CELLS[i] for i in cells),
         ),
+    )
+
+
+def alike_colours(
+    labels: list[int], colour_columns: dict[str, int], alike: tuple[tuple[str, str], ...]
+) -> tuple[list[int], Problem | None]:
+    """The cells read as one of two colours that look alike (``alike``, pairs of a colour and the
+    colour it looks like: :attr:`vision.read.cells.CellReading.alike`), both read, where the players
+    are guessed from the colours seen: one player's warriors under two lights may be read as two
+    players'. The colour read on fewer cells is the likelier misreading; read as often, either may
+    be. Returns those cells, doubtful, and one warning naming them; nothing where no such pair of
+    colours is read.
+
+    >>> columns = {"orange": 2, "orange-2": 3, "purple": 4}
+    >>> cells, warning = alike_colours([2, 2, 3, 4, 0], columns, (("orange-2", "orange"),))
+    >>> cells, warning.code
+    ([2], 'colour_alike')
+    >>> alike_colours([2, 3, 3, 3, 4], columns, (("orange-2", "orange"),))[0]  # orange the fewer
+    [0]
+    >>> alike_colours([2, 3, 4], columns, (("orange-2", "orange"),))[0]  # as many: either
+    [0, 1]
+    >>> alike_colours([3, 4, 0], columns, (("orange-2", "orange"),))  # no orange read: a player
+    ([], None)
+    """
+    doubted: dict[str, str] = {}
+    for pair in alike:
+        if not set(pair) <= colour_columns.keys():
+            continue
+        counts = [labels.count(colour_columns[name]) for name in pair]
+        if min(counts) == 0:
+            continue
+        for name, other, count in ((*pair, counts[0]), (*pair[::-1], counts[1])):
+            if count == min(counts):
+                doubted.setdefault(name, other)
+    if not doubted:
+        return [], None
+    columns = {colour_columns[name] for name in doubted}
+    cells = [i for i, label in enumerate(labels) if label in columns]
+    names = " and ".join(
+        f"{labels.count(colour_columns[name])} {name} like {other}'s" for name, other in doubted.items()
+    )
+    return cells, Problem(
+        "colour_alike",
+        f"read {names}: one player's warriors in two lights can look like two players'; each is "
+        "doubtful; check them, or name the players",
+        cells=tuple(CELLS[i] for i in cells),
     )
 
 

@@ -87,6 +87,10 @@ class CellReading:
     #: art the profile never saw, by the warrior's looks alone. A reading is only as sure as the less
     #: sure of the two (:func:`vision.read.assemble.choose_cells`).
     second: FloatArray | None = None
+    #: Colours the profile could not surely tell from another one's (:attr:`vision.looks.Looks.alike`):
+    #: the cells read so are doubtful while both are taken for players
+    #: (:func:`vision.read.assemble.alike_colours`).
+    alike: tuple[tuple[str, str], ...] = ()
 
     def label(self, number: int) -> str:
         index = int(np.argmax(self.probabilities[number]))

@@ -1,0 +1,60 @@
+"""Colours improvised from a photo: groups of warriors that may be one player's under two lights."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.learn.improvise import alike_groups
+
+SIDE = 160  # a warrior's picture at the improviser's 5 px a millimetre
+WHITE = np.ones(3)
+
+
+def warrior(bgr: tuple[int, int, int], emblem: str, seed: int) -> npt.NDArray[np.uint8]:
+    """A warrior's back of colour ``bgr`` with a light ``emblem`` ("cross", "ring" or "bars")."""
+    picture = np.full((SIDE, SIDE, 3), bgr, np.uint8)
+    light = tuple(min(255, c + 110) for c in bgr)
+    c = SIDE // 2
+    if emblem == "cross":
+        cv2.rectangle(picture, (c - 8, c - 40), (c + 8, c + 40), light, -1)
+        cv2.rectangle(picture, (c - 40, c - 8), (c + 40, c + 8), light, -1)
+    elif emblem == "ring":
+        cv2.circle(picture, (c, c), 32, light, 9)
+    else:
+        for x in (c - 30, c + 6):
+            cv2.rectangle(picture, (x, c - 40), (x + 22, c - 20), light, -1)
+        cv2.rectangle(picture, (c - 30, c + 10), (c + 28, c + 36), light, -1)
+    noise = np.random.default_rng(seed).normal(0, 4, picture.shape)
+    return np.clip(picture + noise, 0, 255).astype(np.uint8)
+
+
+def group(
+    bgr: tuple[int, int, int], emblem: str, count: int = 3
+) -> tuple[npt.NDArray[np.float64], list[npt.NDArray[np.uint8]]]:
+    """``count`` warriors of one colour and emblem, as the improviser groups them: (colour, pictures)."""
+    return np.array(bgr, np.float64) / 255, [warrior(bgr, emblem, seed) for seed in range(count)]
+
+
+ORANGE = (36, 123, 224)
+SHADED_ORANGE = (20, 80, 160)  # orange in a lamp's fall-off: darker, one hue
+WASHED_ORANGE = (150, 160, 175)  # orange under a glare: nearly grey
+PURPLE = (160, 74, 123)
+NAVY = (107, 47, 30)
+LIGHT_BLUE = (220, 160, 100)  # of navy's hue
+
+
+def test_one_players_warriors_in_two_lights_are_alike() -> None:
+    groups = [group(ORANGE, "cross"), group(PURPLE, "ring"), group(SHADED_ORANGE, "cross", 2)]
+    assert alike_groups(groups, ["orange", "purple", "orange-2"], WHITE) == (("orange-2", "orange"),)
+    # Washed nearly grey, the colour says nothing of the hue: the emblem alone tells.
+    washed = [group(ORANGE, "cross"), group(WASHED_ORANGE, "cross", 2)]
+    assert alike_groups(washed, ["orange", "grey"], WHITE) == (("grey", "orange"),)
+
+
+def test_two_players_are_not_alike() -> None:
+    # Each player's emblem is their own: one hue, other emblems (navy and light blue).
+    assert alike_groups([group(NAVY, "bars"), group(LIGHT_BLUE, "ring")], ["navy", "blue"], WHITE) == ()
+    # One emblem, other hues: not one player's either.
+    assert alike_groups([group(ORANGE, "cross"), group(PURPLE, "cross")], ["orange", "purple"], WHITE) == ()
