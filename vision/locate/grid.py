@@ -425,6 +425,18 @@ def _project(h: FloatArray, points: FloatArray) -> FloatArray:
     return cast(FloatArray, p[..., :2] / p[..., 2:3])
 
 
+@lru_cache(maxsize=8)
+def _quadruples(n: int) -> npt.NDArray[np.intp]:
+    """Every ordered choice of 4 of ``n`` candidates (made once per ``n``, read only).
+
+    >>> _quadruples(4).shape, _quadruples(5)[1].tolist()
+    ((24, 4), [0, 1, 2, 4])
+    """
+    tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
+    tuples.setflags(write=False)
+    return tuples
+
+
 def gold_homographies(
     candidates: FloatArray,
     keep: int = 4,
@@ -439,7 +451,7 @@ def gold_homographies(
     if n < 4:
         return []
     found: list[tuple[int, float, FloatArray]] = []
-    tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
+    tuples = _quadruples(n)
     turns = _turns(candidates[tuples], params=params)
     for basis in bases:
         # A homography keeping the board in front of the camera and its handedness (as those below)
@@ -447,14 +459,21 @@ def gold_homographies(
         cells = GOLD_MM[list(basis)]
         expected = _turns(cells, params=params)
         same = (turns == expected) | (turns == 0) | (expected == 0)
-        h = _homographies(cells, candidates[tuples[same.all(axis=1)]])
+        laid = tuples[same.all(axis=1)]
+        h = _homographies(cells, candidates[laid])
         with np.errstate(invalid="ignore", divide="ignore"):
             projected = _project(h, GOLD_MM)
             pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
-            # The nearest candidate by squared distance, and one square root for it alone.
-            dx = projected[:, :, None, 0] - candidates[None, None, :, 0]
-            dy = projected[:, :, None, 1] - candidates[None, None, :, 1]
-            gaps = np.sqrt((dx * dx + dy * dy).min(axis=-1))
+            # The nearest candidate by squared distance, and one square root for it alone. A basis
+            # cell is laid on its own candidate: only the other cells look through them all.
+            gaps = np.empty_like(pitch)
+            own = projected[:, basis] - candidates[laid]
+            gaps[:, basis] = np.sqrt(own[..., 0] * own[..., 0] + own[..., 1] * own[..., 1])
+            rest = [cell for cell in range(len(GOLD_MM)) if cell not in basis]
+            others = projected[:, rest]
+            dx = others[:, :, None, 0] - candidates[None, None, :, 0]
+            dy = others[:, :, None, 1] - candidates[None, None, :, 1]
+            gaps[:, rest] = np.sqrt((dx * dx + dy * dy).min(axis=-1))
             hit = gaps < params.hit_radius * pitch
             hits = hit.sum(axis=1)
             hits[~np.isfinite(gaps).all(axis=1)] = 0
