@@ -51,6 +51,12 @@ def register_bench(bench_subparsers: Any) -> None:
         help="read each photo of another copy (truth key 'copy') with the profile learnt from "
         "setup-COPY.jpg beside it; without it such photos are read uncalibrated",
     )
+    parser.add_argument(
+        "--improvise",
+        action="store_true",
+        help="read every board as a copy without a profile is read, whatever its kit: found by its "
+        "gold and grid, its looks improvised from the photo",
+    )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
     summary = (
@@ -147,7 +153,15 @@ def _run_bench(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         print(f"armadora bench scan: {args.folder} is not a folder", file=sys.stderr)
         return 2
-    return main_scan(args.folder, profile, args.json, _learner() if args.calibrate else None)
+    if args.improvise and (profile is not None or args.calibrate):
+        print(
+            "armadora bench scan: --improvise reads every board without a profile; "
+            "leave out --profile and --calibrate",
+            file=sys.stderr,
+        )
+        return 2
+    learn = _learner() if args.calibrate else None
+    return main_scan(args.folder, profile, args.json, learn, args.improvise)
 
 
 def _learner() -> Learner:

@@ -238,16 +238,22 @@ def scan(
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
     params: ScanParams = SCAN_PARAMS,
+    as_unknown: bool = False,
 ) -> Scan:
     """Read a photo file's bytes.
+
+    ``as_unknown`` reads the board as a copy without a profile is read, whatever its kit (found by
+    its gold and grid, its looks improvised from the photo): how ``armadora bench scan --improvise``
+    measures that way of reading on photos of the reference kit too.
 
     Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.features.NoBoardError`.
     """
     timer = _Timer()
     photo: Photo = timer.run("load", load_photo, data, min_side=MIN_SIDE_PX)
     return scan_image(
-        photo.image, profile=profile, players=players, variant=variant, timer=timer, params=params
-    )
+        photo.image, profile=profile, players=players, variant=variant, timer=timer, params=params,
+        as_unknown=as_unknown,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -490,10 +496,14 @@ def scan_image(
     variant: str = "armadora",
     timer: _Timer | None = None,
     params: ScanParams = SCAN_PARAMS,
+    as_unknown: bool = False,
 ) -> Scan:
-    """Read an upright BGR photo already in memory."""
+    """Read an upright BGR photo already in memory (``as_unknown``: as :func:`scan`)."""
     timer = timer or _Timer()
-    view, profile, unknown = _view_of_some_copy(image, profile, timer, params)
+    if as_unknown:
+        view, profile, unknown = (*_improvised_only(image, timer, params), True)
+    else:
+        view, profile, unknown = _view_of_some_copy(image, profile, timer, params)
     targets = token_colours(profile)
     with timer.stage("slots"):
         slots = read_slots(
@@ -762,6 +772,16 @@ def _view_of_some_copy(
     if found is None:
         raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
     return _registered_view(image, looks, *found, face, timer, params), looks, False
+
+
+def _improvised_only(image: Image, timer: _Timer, params: ScanParams) -> tuple[BoardView, Looks]:
+    """The board found by its gold and grid and seen with looks improvised from the photo, whatever
+    its kit; :class:`NoBoardError` where the gold and grid find none."""
+    fit = timer.run("locate", locate_by_grid, image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
+    seen = None if fit is None else improvised_view(image, timer, params, fit)
+    if seen is None:
+        raise NoBoardError("no_board", "no board found by its gold and grid")
+    return seen
 
 
 def reference_view(image: Image, params: ScanParams = SCAN_PARAMS) -> BoardView | None:

@@ -234,6 +234,24 @@ def test_bench_scan_reports_the_figures(capsys: pytest.CaptureFixture[str], tmp_
     assert summary["median_s"] > 0
 
 
+def test_bench_scan_can_read_every_board_as_an_unknown_copy(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The way a copy without a profile is read, measured on photos of any kit: the reference kit's
+    # sample is read by its gold and grid, with looks improvised from the photo.
+    data = (SAMPLES / "samples-0000.jpg").read_bytes()
+    unknown = scan(data, as_unknown=True)
+    assert unknown.readings is not None and unknown.readings.unknown
+    assert unknown.warnings[0].code == "unknown_copy"
+    assert not scan(data).readings.unknown  # type: ignore[union-attr]
+    for suffix in (".jpg", ".json"):
+        (tmp_path / f"samples-0000{suffix}").write_bytes((SAMPLES / f"samples-0000{suffix}").read_bytes())
+    code, out, _ = run(capsys, "bench", "scan", str(tmp_path), "--improvise", "--json")
+    assert code == 0 and json.loads(out)["board_photos"] == 1
+    code, _, err = run(capsys, "bench", "scan", str(tmp_path), "--improvise", "--calibrate")
+    assert code == 2 and "--improvise reads every board without a profile" in err
+
+
 @pytest.mark.parametrize(
     "players", [("purple", "green"), ("green", "orange"), ("orange", "blue", "green")], ids="-".join
 )

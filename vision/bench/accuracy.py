@@ -184,13 +184,17 @@ class BenchResult:
 
 
 def bench_scan(
-    pairs: Iterable[tuple[Path, Path]], profile: Looks | None = None, learn: Learner | None = None
+    pairs: Iterable[tuple[Path, Path]],
+    profile: Looks | None = None,
+    learn: Learner | None = None,
+    as_unknown: bool = False,
 ) -> BenchResult:
     """Read every photo and compare it with its truth.
 
     With ``learn``, a photo of another copy (its truth names ``"copy"``) is read with the looks
     ``learn`` takes from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and
-    timed.
+    timed. With ``as_unknown``, every board is read as a copy without a profile is
+    (:func:`vision.scan.scan`), whatever its kit.
     """
     result = BenchResult()
     learnt: dict[str, Looks | None] = {}
@@ -206,7 +210,7 @@ def bench_scan(
         use = learnt.get(copy, profile) if learn is not None and copy is not None else profile
         start = time.perf_counter()
         try:
-            reading = scan(data, profile=use, players=None)
+            reading = scan(data, profile=use, players=None, as_unknown=as_unknown)
         except NoBoardError:
             result.seconds.append(time.perf_counter() - start)
             if has_board:
@@ -311,12 +315,18 @@ def report_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main_scan(folder: Path, profile: Looks | None, as_json: bool, learn: Learner | None = None) -> int:
+def main_scan(
+    folder: Path,
+    profile: Looks | None,
+    as_json: bool,
+    learn: Learner | None = None,
+    as_unknown: bool = False,
+) -> int:
     pairs = photos_with_truth(folder)
     if not pairs:
         print(f"armadora bench scan: no photos with a .json truth beside them in {folder}", file=sys.stderr)
         return 2
-    summary = bench_scan(pairs, profile, learn).to_json()
+    summary = bench_scan(pairs, profile, learn, as_unknown).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
     return 0
 
