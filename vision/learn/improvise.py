@@ -83,7 +83,7 @@ class ImproviseParams:
     #: tuning copies' photos and at 0.89 on 12 Cycles ones; one player's split groups at 0.94 and
     #: more in half the cases.
     same_player_emblem: float = 0.93
-    #: A group whose warriors' emblem matches a larger group's this well, in a colour of the same
+    #: A group whose warriors' emblem matches an earlier group's this well, in a colour of the same
     #: hue (within this many degrees) or of one too grey to have one (chroma under this), may be
     #: that player's warriors in other light: its cells are doubtful (:func:`alike_groups`). Groups
     #: of the same player were so on the path-traced reference tuning photos read as unknown copies
