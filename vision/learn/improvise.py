@@ -190,7 +190,7 @@ def improvise(
     alike = alike_groups(groups, names, white, seen_surely, params=params)
     for name, (colour, members) in zip(names, groups, strict=True):
         colours[name] = bgr_to_rgb(colour)
-        tokens[name] = np.median(np.stack(members), axis=0).astype(np.uint8)
+        tokens[name] = _middle(members)
     # Two players at least: a board with one colour seen was still set up for two.
     for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
         colours[name] = bgr_to_rgb(white * 0.5)
@@ -223,14 +223,12 @@ def alike_groups(
     or too grey to have one. One player's warriors lit two ways (a lamp's fall-off, a glare that
     washes the colour out) look so; two players' seldom do, as each has an emblem of their own.
 
-    The groups from ``seen_surely`` on (all of them if None) were seen on no sure warrior, only as
+    The groups from ``seen_surely`` on (none of them if None) were seen on no sure warrior, only as
     unclear cells whose emblems match one another: there one hue is enough, as a glare that washes
     a player's warriors out washes their emblems out too.
     """
-    labs = [lab_of(bgr_to_rgb(colour / white)) for colour, _ in groups]
-    emblems = [
-        _emblem(np.median(np.stack(members), axis=0).astype(np.uint8), params=params) for _, members in groups
-    ]
+    labs = [_lab(colour, white) for colour, _ in groups]
+    emblems = [_emblem(_middle(members), params=params) for _, members in groups]
     alike = []
     for later in range(1, len(groups)):
         for earlier in range(later):
@@ -268,7 +266,7 @@ def _group_by_colour(
     labs: list[FloatArray] = []
     for i, picture in enumerate(pictures):
         colour, _ = dominant_colour(_back(picture, params=params))
-        lab = lab_of(bgr_to_rgb(colour / white))
+        lab = _lab(colour, white)
         near = [
             k
             for k, other in enumerate(labs)
@@ -293,7 +291,7 @@ def _merged_by_emblem(
     merged: list[tuple[FloatArray, list[Image]]] = []
     emblems: list[npt.NDArray[np.float32]] = []
     for colour, members in groups:
-        emblem = _emblem(np.median(np.stack(members), axis=0).astype(np.uint8), params=params)
+        emblem = _emblem(_middle(members), params=params)
         for k, other in enumerate(emblems):
             turn, match = _emblem_match(emblem, other)
             if match >= params.same_player_emblem:
@@ -318,10 +316,10 @@ def _recurring_groups(
 
     Art seldom repeats one colour with one emblem on it from cell to cell; a player's warriors do.
     """
-    known_labs = [lab_of(bgr_to_rgb(colour / white)) for colour in known]
+    known_labs = [_lab(colour, white) for colour in known]
     found = []
     for colour, members in _group_by_colour(pictures, white, params=params):
-        lab = lab_of(bgr_to_rgb(colour / white))
+        lab = _lab(colour, white)
         if len(members) < 2 or any(
             np.linalg.norm(lab - other) < params.same_player_delta_e for other in known_labs
         ):
@@ -334,6 +332,16 @@ def _recurring_groups(
         anchor = max(kept, key=lambda k: int((matches[k] >= params.same_emblem).sum()))
         found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
     return sorted(found, key=lambda group: -len(group[1]))
+
+
+def _lab(colour: FloatArray, white: FloatArray) -> FloatArray:
+    """A group's colour (float BGR) in CIE Lab, the board's light (``white``) taken off."""
+    return lab_of(bgr_to_rgb(colour / white))
+
+
+def _middle(pictures: list[Image]) -> Image:
+    """The middle (per-pixel median) of a group's warrior pictures: the group's own picture."""
+    return cast(Image, np.median(np.stack(pictures), axis=0).astype(np.uint8))
 
 
 def _emblem_matches(
