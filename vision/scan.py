@@ -777,8 +777,7 @@ def _view_of_some_copy(
 def _improvised_only(image: Image, timer: _Timer, params: ScanParams) -> tuple[BoardView, Looks]:
     """The board found by its gold and grid and seen with looks improvised from the photo, whatever
     its kit; :class:`NoBoardError` where the gold and grid find none."""
-    fit = timer.run("locate", locate_by_grid, image, rgb_to_bgr_float(REFERENCE_GOLD) * 255)
-    seen = None if fit is None else improvised_view(image, timer, params, fit)
+    seen = improvised_view(image, timer, params)
     if seen is None:
         raise NoBoardError("no_board", "no board found by its gold and grid")
     return seen
