@@ -20,6 +20,7 @@ from engine.check import Problem
 from engine.position import Gold, Position, Warrior
 from engine.supply import SUPPLIES, supply_for
 from engine.walls import Walls
+from vision.assignment import min_cost_assignment
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import FEATURES as SLOT_FEATURES
@@ -358,16 +359,12 @@ def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int
     >>> assign_under_supply(probs, [2, 2, 2], {2: 2, 3: 2})
     [2, 3, 2]
     """
-    # Imported at the first board that needs it: SciPy's optimize package costs about 40 MB and
-    # 0.6 s, and few boards overfill a supply.
-    from scipy.optimize import linear_sum_assignment
-
     rows = [i for i, label in enumerate(labels) if label in capacity or probs[i, list(capacity)].max() > 0]
     free = [column for column in range(probs.shape[1]) if column not in capacity]
     # Each capped column offers as many places as its supply; every other column one per cell.
     places = [c for c, n in capacity.items() for _ in range(n)] + [c for c in free for _ in rows]
     cost = -np.log(np.maximum(probs[np.ix_(rows, places)], 1e-12))
-    chosen_rows, chosen_places = linear_sum_assignment(cost)
+    chosen_rows, chosen_places = min_cost_assignment(cost)
     assigned = list(labels)
     for row, place in zip(chosen_rows, chosen_places, strict=True):
         assigned[rows[row]] = places[place]
