@@ -10,7 +10,7 @@ numerals (:mod:`vision.read.numerals`), assemble (:mod:`vision.read.assemble`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
@@ -38,7 +38,15 @@ from vision.locate.features import (
     camera_from_homography,
     locate,
 )
-from vision.locate.grid import CONFIRMING_CROSSINGS, GridFit, locate_by_grid, refine_on_grid
+from vision.locate.grid import (
+    CONFIRMING_CROSSINGS,
+    GRID_PARAMS,
+    GRID_WAYS,
+    GridFit,
+    GridParams,
+    locate_by_grid,
+    refine_on_grid,
+)
 from vision.locate.lattice import gold_twins
 from vision.locate.register import (
     ART_MATCH_PARAMS,
@@ -107,6 +115,12 @@ class ScanParams:
     #: the features matched. On the tuning photos the reference kit's boards had at least 59 and
     #: other copies found by its features at most 13.
     art_matched_patches: int = 30
+    #: The gold's layouts tried before the slow features, which cost less than the rest of the
+    #: gold and grid's search where that finds nothing (2 to 5 s on the tuning photos). On the tuning
+    #: photos of both worlds that the fast features missed (with 46 raster copies), 72 of the 75
+    #: boards the gold found locked within its first 3 layouts, the others by the 5th and 8th, and
+    #: the slow features found those 3.
+    first_gold_tries: int = 3
     #: A board found by its gold and grid is the reference kit when the art inside its cells matches
     #: the reference face by at least this much more than chance does (a difference of correlations,
     #: :func:`vision.locate.register.art_match`): another copy's art matches it by chance alone.
@@ -744,15 +758,50 @@ def _view_of_some_copy(
 ) -> tuple[BoardView, Looks, bool]:
     """The board view, the profile it was seen with, and whether that was improvised.
 
-    The quick look first (:func:`_cheap_look`): the art's fast features, else the gold and grid,
-    which find any copy's board, and whether the art lies there. Only when that fails do the slow
-    features try. With no profile given, the reference kit's is looked for; a board found by its
+    The cheap ways first: the art's fast features, else the gold laid on its first few layouts and
+    confirmed by the grid (:func:`_cheap_look`), which find any copy's board, and whether the art
+    lies there. Then the slow features; only where they too fail to place the board surely, the
+    whole search of the gold and grid, its lines and the outline, which costs seconds where it
+    finds nothing. With no profile given, the reference kit's is looked for; a board found by its
     gold and grid whose art is not the reference kit's is another copy, read with a profile
     improvised from the photo (:mod:`vision.learn.improvise`).
     """
     looks = profile or reference_looks()
     face = face_view(looks, CANONICAL)
-    cheap = _cheap_look(image, looks, face, timer, params)
+    first_gold = replace(GRID_PARAMS, gold_tries=params.first_gold_tries)
+    cheap = _cheap_look(image, looks, face, timer, params, first_gold, (FoundBy.GOLD,))
+    seen = _seen_on_grid(image, profile, looks, cheap, face, timer, params)
+    if seen is not None:
+        return seen
+    slow: tuple[Located, Registration] | None = None
+    refusal: NoBoardError | None = None
+    try:
+        slow = _found_by_features(image, looks, face, timer, params, first_attempt=1)
+    except NoBoardError as error:
+        refusal = error
+    if cheap.fit is None and (slow is None or slow[1].agreeing < params.confident_patches):
+        cheap = _grid_look(image, cheap.placed, face, timer, params, GRID_PARAMS, GRID_WAYS)
+        seen = _seen_on_grid(image, profile, looks, cheap, face, timer, params)
+        if seen is not None:
+            return seen
+    # Nothing placed the board surely: the better placement of those made.
+    found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
+    if found is None:
+        raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
+    return _registered_view(image, looks, *found, face, timer, params), looks, False
+
+
+def _seen_on_grid(
+    image: Image,
+    profile: Looks | None,
+    looks: Looks,
+    cheap: _CheapLook,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+) -> tuple[BoardView, Looks, bool] | None:
+    """The board where ``cheap`` placed it with the looks' art lying there; or, with no profile
+    given, where the gold and grid found another copy, read in its own colours; else None."""
     if cheap.art_matches and cheap.placed is not None:
         return _registered_view(image, looks, *cheap.placed, face, timer, params), looks, False
     if profile is None and cheap.fit is not None:
@@ -760,18 +809,7 @@ def _view_of_some_copy(
         seen = improvised_view(image, timer, params, cheap.fit)
         if seen is not None:
             return (*seen, True)
-    # Neither the fast features nor the gold and grid placed the board surely (the grid found
-    # none, so no copy can be improvised either): the slow features, and the better placement.
-    slow: tuple[Located, Registration] | None = None
-    refusal: NoBoardError | None = None
-    try:
-        slow = _found_by_features(image, looks, face, timer, params, first_attempt=1)
-    except NoBoardError as error:
-        refusal = error
-    found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
-    if found is None:
-        raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
-    return _registered_view(image, looks, *found, face, timer, params), looks, False
+    return None
 
 
 def _improvised_only(image: Image, timer: _Timer, params: ScanParams) -> tuple[BoardView, Looks]:
@@ -806,12 +844,16 @@ class _CheapLook:
 
 
 def _cheap_look(
-    image: Image, looks: Looks, face: npt.NDArray[np.float32], timer: _Timer, params: ScanParams
+    image: Image,
+    looks: Looks,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+    grid: GridParams = GRID_PARAMS,
+    ways: Collection[FoundBy] = GRID_WAYS,
 ) -> _CheapLook:
     """The fast features of ``looks``' art (:data:`SEARCH_ATTEMPTS`' first) and, unless they place
-    the board surely, its gold and grid, with whether the art inside its cells is ``looks``'
-    (:func:`vision.locate.register.art_match`): a board found by the grid and not matching would
-    not be found by the slower features either."""
+    the board surely, its gold and grid by ``ways`` (:func:`_grid_look`)."""
     quick: tuple[Located, Registration] | None = None
     with suppress(NoBoardError):
         quick = _found_by_features(image, looks, face, timer, params, attempts=1)
@@ -821,15 +863,31 @@ def _cheap_look(
         confirmed = _confirmed_on_grid(image, quick, face, timer, params)
         if confirmed is not None:
             return _CheapLook(confirmed, None, True)
+    return _grid_look(image, quick, face, timer, params, grid, ways)
+
+
+def _grid_look(
+    image: Image,
+    placed: tuple[Located, Registration] | None,
+    face: npt.NDArray[np.float32],
+    timer: _Timer,
+    params: ScanParams,
+    grid: GridParams,
+    ways: Collection[FoundBy],
+) -> _CheapLook:
+    """The board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid` by
+    ``ways``), the better placed of that and ``placed``, and whether the face's art lies there
+    (:func:`vision.locate.register.art_match`): a board found by the grid and not matching would
+    not be found by the slower features either."""
     gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
-    fit = timer.run("locate", locate_by_grid, image, gold)
+    fit = timer.run("locate", locate_by_grid, image, gold, grid, ways)
     if fit is None:
-        return _CheapLook(quick, None, False)
-    best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
+        return _CheapLook(placed, None, False)
+    best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
     twin = art_twin(image, fit, face, params, timer) if art < params.art_match_margin else None
     if twin is not None:
         fit = twin
-        best, art = _better_placed(image, quick, grid_located(fit), face, timer, params)
+        best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
     return _CheapLook(best, fit, art >= params.art_match_margin)
 
 

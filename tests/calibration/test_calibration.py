@@ -593,7 +593,7 @@ def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid
     assert result.located.found_by is not FoundBy.FEATURES
     assert not any(w.code == "unknown_copy" for w in result.warnings)
     assert compare(result.position.to_json(), photo.truth).occupancy_right >= 39
-    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold: None)
+    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold, *_: None)
     with pytest.raises(NoBoardError):
         scan(photo.data, profile=learnt.profile)
 

@@ -18,7 +18,7 @@ and how the scanner reads a board without a profile of its copy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from typing import NamedTuple, cast
@@ -914,7 +914,16 @@ def best_first(
             heads[index] = (following, ranked(following), starts, True)
 
 
-def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GridFit | None:
+#: Every way :func:`locate_by_grid` has of finding the board, in the order it tries them.
+GRID_WAYS = (FoundBy.GOLD, FoundBy.GRID_LINES, FoundBy.OUTLINE)
+
+
+def locate_by_grid(
+    image: Image,
+    gold_bgr: npt.ArrayLike,
+    params: GridParams = GRID_PARAMS,
+    ways: Collection[FoundBy] = GRID_WAYS,
+) -> GridFit | None:
     """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
     printed grid, or None.
 
@@ -924,6 +933,9 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
     start that locks onto the grid is then settled where the grid's lines end and the gold lies
     (:func:`vision.locate.lattice.settle`): the grid alone may hold it whole cells off, or turned. A fit
     whose lines go on past the grid's edge (:func:`vision.locate.lattice.lines_beyond`) is refused.
+
+    ``ways`` are those of :data:`GRID_WAYS` tried: the gold alone is the cheap part where it fails
+    (the lines and the outline cost seconds then), so that a caller can try other cheap ways first.
     """
     best: GridFit | None = None
     # One map of the gold serves every way of finding the tokens and the settling.
@@ -1018,6 +1030,8 @@ def locate_by_grid(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = G
                 return
 
     for starts, least, way, tries in passes:
+        if way not in ways:
+            continue
         unimproved = 0
         for first, hits, candidates, roundness, _ in within(starts(), tries):
             if best is not None and unimproved >= PATIENCE:
