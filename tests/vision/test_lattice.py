@@ -17,6 +17,7 @@ from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
 from vision.geometry import PITCH_MM, board_corners_mm
+from vision.locate.features import FoundBy
 from vision.locate.grid import (
     BASES,
     CONFIRMING_CROSSINGS,
@@ -28,6 +29,7 @@ from vision.locate.grid import (
     MAX_LINES_BEYOND,
     MIN_BASIS_AREA_MM2,
     MIN_GOLD_SUM,
+    OUTLINE_GOLD,
     SPREAD_BASES,
     GoldMap,
     best_first,
@@ -252,11 +254,34 @@ def _tiled_table(tile_px: float = 300.0) -> npt.NDArray[np.uint8]:
     return image
 
 
+def test_a_board_whose_grid_no_start_locks_onto_is_found_by_its_outline_lying_on_its_gold(
+    monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
+) -> None:
+    # A full board hides every crossing under its warriors and palisades: no start locks onto the
+    # grid, but the board's outline and its gold tokens agree on where it lies.
+    photo, truth = tuning_photo(GAME_PHOTO)
+    monkeypatch.setattr("vision.locate.grid.refine_on_grid", lambda image, first, **_: (first, 0, 54))
+    fit = locate_by_grid(photo.image, GOLD_BGR)
+    assert fit is not None and fit.found_by is FoundBy.OUTLINE
+    assert fit.gold_hits >= OUTLINE_GOLD and fit.crossings == 0
+    # Fitted to the tokens' tops, which stand above the board: near enough for the art's patches
+    # to register it (vision.locate.register).
+    assert _error_mm(fit.homography, truth) < PITCH_MM / 5
+    # The gold alone, or the outline alone, is not enough.
+    assert locate_by_grid(photo.image, GOLD_BGR, ways=(FoundBy.GOLD, FoundBy.GRID_LINES)) is None
+    monkeypatch.setattr("vision.locate.grid.OUTLINE_GOLD", 9)
+    assert locate_by_grid(photo.image, GOLD_BGR) is None
+
+
 def test_a_tiled_floor_the_colour_of_gold_is_no_board(
     monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto
 ) -> None:
     image = _tiled_table()
     assert locate_by_grid(image, GOLD_BGR) is None
+    with monkeypatch.context() as hidden:
+        # Nor where no crossing is seen at all: its outlines lie on too few gold cells.
+        hidden.setattr("vision.locate.grid.refine_on_grid", lambda image, first, **_: (first, 0, 54))
+        assert locate_by_grid(image, GOLD_BGR) is None
     # Its tiles lock a grid fit and show gold everywhere: only the lines going on past the grid's
     # edge tell it from a board, whose lines end there.
     monkeypatch.setattr("vision.locate.grid.MAX_LINES_BEYOND", np.inf)

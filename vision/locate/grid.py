@@ -147,6 +147,11 @@ CONFIRMING_GOLD = 7
 #: of laying the gold come best first, and a later one seldom beats an earlier fit (where one did
 #: on the tuning photos, the pass had found none before it).
 PATIENCE = 4
+#: Where no start locks onto the grid (a full board hides its crossings under warriors and
+#: palisades), an outline that puts at least this many of the 8 gold cells on gold tokens is the
+#: board: the outline and the gold are signs of their own. On the tuning photos where nothing
+#: locked, a board's outline put 5 to 7 there, a table's shapes 2 at most.
+OUTLINE_GOLD = 5
 
 
 #: Quadruples of gold cells to lay on the candidates.
@@ -1029,6 +1034,7 @@ def locate_by_grid(
             if best is None and tries is not None and tried >= tries:
                 return
 
+    on_gold: GridFit | None = None
     for starts, least, way, tries in passes:
         if way not in ways:
             continue
@@ -1039,6 +1045,10 @@ def locate_by_grid(
             unimproved += 1
             refined, crossings, looked_for = refine(first)
             if crossings < MIN_CROSSINGS:
+                if way is FoundBy.OUTLINE:
+                    held = _held_by_gold(first, candidates, roundness, crossings, looked_for, params)
+                    if held is not None and (on_gold is None or held.gold_hits > on_gold.gold_hits):
+                        on_gold = held
                 continue
             move, gold_sum = settle(grey, gold, to_small @ refined)
             if gold_sum < MIN_GOLD_SUM:
@@ -1060,4 +1070,22 @@ def locate_by_grid(
                 break
         if best is not None and best.crossings >= MIN_CROSSINGS:
             return best
-    return None
+    return on_gold
+
+
+def _held_by_gold(
+    outline: FloatArray,
+    candidates: FloatArray,
+    roundness: FloatArray,
+    crossings: int,
+    looked_for: int,
+    params: GridParams = GRID_PARAMS,
+) -> GridFit | None:
+    """The board an ``outline`` found, fitted to the gold tokens it lies on, where it lies on at
+    least :data:`OUTLINE_GOLD` of them; else None."""
+    if len(candidates) < OUTLINE_GOLD:
+        return None
+    refit = _refit(outline, candidates, params=params)
+    if refit is None or refit[1] < OUTLINE_GOLD:
+        return None
+    return GridFit(refit[0], refit[1], candidates, roundness, crossings, looked_for, FoundBy.OUTLINE)
