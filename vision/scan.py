@@ -149,9 +149,9 @@ class ScanParams:
     #: Margin around a gold cell in the crop handed to the numeral reader, and the crop's finest scale.
     gold_crop_margin_mm: float = 5.0
     max_gold_px_per_mm: float = 6.0
-    # Each stage's own, passed down to it. (Finding the board by features or by gold and grid keeps
-    # its modules' defaults, FeatureParams and GridParams: the tests stand in for those stages with
-    # functions of their old signatures.)
+    # Each stage's own, passed down to it. (Finding the board by features keeps its module's
+    # defaults, FeatureParams, and by gold and grid GridParams' but for the first layouts tried:
+    # the tests stand in for those stages with functions of their old signatures.)
     register: RegisterParams = REGISTER_PARAMS
     art: ArtMatchParams = ART_MATCH_PARAMS
     improvise: ImproviseParams = IMPROVISE_PARAMS

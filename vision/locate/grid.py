@@ -9,7 +9,9 @@ few tokens show, the grid's own lines give a homography instead
 (:mod:`vision.locate.gridlines`), then the board's outline. The grid's crossings
 then pull that homography onto the printed lines, and the grid's extent and
 the gold settle where on them the board lies (:mod:`vision.locate.lattice`); a fit
-whose lines go on past the grid's edge is a tiled table's, not a board's.
+whose lines go on past the grid's edge is a tiled table's, not a board's. Where
+warriors and palisades hide every crossing, an outline that lies on the gold
+tokens is the board.
 
 This is how a setup photo of a copy never seen is found (:mod:`calibration.setup`),
 and how the scanner reads a board without a profile of its copy.
@@ -938,6 +940,9 @@ def locate_by_grid(
     start that locks onto the grid is then settled where the grid's lines end and the gold lies
     (:func:`vision.locate.lattice.settle`): the grid alone may hold it whole cells off, or turned. A fit
     whose lines go on past the grid's edge (:func:`vision.locate.lattice.lines_beyond`) is refused.
+
+    Where no start locks onto the grid (a full board hides its crossings), an outline lying on
+    :data:`OUTLINE_GOLD` of the gold tokens is taken, fitted to them, with the crossings it found.
 
     ``ways`` are those of :data:`GRID_WAYS` tried: the gold alone is the cheap part where it fails
     (the lines and the outline cost seconds then), so that a caller can try other cheap ways first.
