@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 import cv2
@@ -13,7 +14,8 @@ import vision.scan
 from calibration.profile import default_profile
 from engine.board import CELLS, Cell, Slot
 from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm, warp_shifts
-from vision.locate.features import Located, project
+from vision.locate.features import FoundBy, Located, NoBoardError, project
+from vision.locate.grid import GRID_PARAMS, GRID_WAYS, GridParams
 from vision.locate.register import register
 from vision.read.cells import cell_coordinates
 from vision.read.rectify import face_view, rectify, to_float
@@ -150,6 +152,40 @@ def test_features_placing_the_board_unsurely_are_confirmed_on_its_grid_without_t
     )
     assert asked == [0] and not searched and not improvised
     assert corner_error_mm(view.located.homography) < 0.3
+
+
+@pytest.mark.parametrize("slow_finds", [True, False])
+def test_the_slow_features_run_before_the_whole_grid_search_which_they_spare_where_sure(
+    monkeypatch: pytest.MonkeyPatch, slow_finds: bool
+) -> None:
+    # ORB misses and the gold's first layouts lock onto nothing: SIFT comes next, and the rest of
+    # the gold and grid's search, seconds where it finds nothing, runs only where SIFT fails too.
+    asked: list[int] = []
+    searched: list[tuple[int, tuple[FoundBy, ...]]] = []
+
+    def fake_locate(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
+        asked.append(first_attempt)
+        if first_attempt == 0 or not slow_finds:
+            raise NoBoardError("no_board", "no board found: too few of its art's features")
+        return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
+
+    def fake_grid(image: np.ndarray, gold: object, grid: GridParams, ways: Collection[FoundBy]) -> None:
+        searched.append((grid.gold_tries, tuple(ways)))
+
+    monkeypatch.setattr(vision.scan, "locate", fake_locate)
+    monkeypatch.setattr(vision.scan, "locate_by_grid", fake_grid)
+    photo = photo_of_face(TRUE_HOMOGRAPHY)[0]
+    first = (vision.scan.SCAN_PARAMS.first_gold_tries, (FoundBy.GOLD,))
+    if slow_finds:
+        view, _, improvised = vision.scan._view_of_some_copy(
+            photo, None, vision.scan._Timer(), vision.scan.SCAN_PARAMS
+        )
+        assert corner_error_mm(view.located.homography) < 0.3 and not improvised
+        assert asked == [0, 1] and searched == [first]
+    else:
+        with pytest.raises(NoBoardError):
+            vision.scan._view_of_some_copy(photo, None, vision.scan._Timer(), vision.scan.SCAN_PARAMS)
+        assert searched == [first, (GRID_PARAMS.gold_tries, GRID_WAYS)]
 
 
 def barrel(photo: np.ndarray, k: float) -> np.ndarray:
