@@ -14,6 +14,7 @@ from vision.learn.improvise import improvise
 from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
 from vision.locate.features import project
 from vision.locate.grid import (
+    BASES,
     CONFIRMING_CROSSINGS,
     CONFIRMING_GOLD,
     CROSSING_ARMS,
@@ -21,14 +22,17 @@ from vision.locate.grid import (
     GOLD_MM,
     GRID_PARAMS,
     GRID_VIEW,
+    LAYOUTS,
     MAX_CANDIDATES,
     PATIENCE,
     _cross_template,
     _grid_template,
+    _layouts_of,
     _onto_crossings,
     _same,
     _view_lines,
     gold_candidates,
+    gold_homographies,
     gold_map,
     locate_by_grid,
     refine_on_grid,
@@ -186,3 +190,18 @@ def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -
         if _same(starts[i], starts[j], GRID_PARAMS, within=GRID_PARAMS.same_start)
     ]
     assert repeats == []
+
+
+def test_the_gold_laid_on_the_same_tokens_again_is_laid_once_and_read_only() -> None:
+    # The gold's first layouts and the whole search later lay the same tokens of one photo.
+    truth = np.array([[3.0, 0.25, 120.0], [0.08, 2.7, 90.0], [0.0002, 0.0004, 1.0]])
+    rng = np.random.default_rng(7)
+    tokens = np.vstack([project(truth, GOLD_MM), rng.uniform(100, 1500, (4, 2))])
+    as_bytes = tokens.tobytes()
+    laid = _layouts_of(as_bytes, len(tokens), BASES, GRID_PARAMS)
+    fresh = gold_homographies(tokens, keep=LAYOUTS, bases=BASES)
+    assert [hits for _, hits in laid] == [hits for _, hits in fresh] and laid[0][1] == len(GOLD_MM)
+    assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(laid, fresh, strict=True))
+    assert _layouts_of(as_bytes, len(tokens), BASES, GRID_PARAMS) is laid
+    with pytest.raises(ValueError, match="read-only"):
+        laid[0][0][0, 0] = 0.0
