@@ -73,4 +73,4 @@ def min_cost_assignment(cost: npt.ArrayLike) -> tuple[IntArray, IntArray]:
     assigned = np.flatnonzero(owner[1:]) + 1
     rows = owner[assigned] - 1
     order = np.argsort(rows)
-    return rows[order].astype(np.intp), (assigned[order] - 1).astype(np.intp)
+    return rows[order], assigned[order] - 1

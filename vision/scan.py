@@ -849,8 +849,8 @@ def _cheap_look(
     face: npt.NDArray[np.float32],
     timer: _Timer,
     params: ScanParams,
-    grid: GridParams = GRID_PARAMS,
-    ways: Collection[FoundBy] = GRID_WAYS,
+    grid: GridParams,
+    ways: Collection[FoundBy],
 ) -> _CheapLook:
     """The fast features of ``looks``' art (:data:`SEARCH_ATTEMPTS`' first) and, unless they place
     the board surely, its gold and grid by ``ways`` (:func:`_grid_look`)."""
