@@ -42,8 +42,10 @@ from vision.locate.grid import (
     CONFIRMING_CROSSINGS,
     GRID_PARAMS,
     GRID_WAYS,
+    GoldSearch,
     GridFit,
     GridParams,
+    gold_search,
     locate_by_grid,
     refine_on_grid,
 )
@@ -780,7 +782,7 @@ def _view_of_some_copy(
     except NoBoardError as error:
         refusal = error
     if cheap.fit is None and (slow is None or slow[1].agreeing < params.confident_patches):
-        cheap = _grid_look(image, cheap.placed, face, timer, params, GRID_PARAMS, GRID_WAYS)
+        cheap = _grid_look(image, cheap.placed, face, timer, params, GRID_PARAMS, GRID_WAYS, cheap.search)
         seen = _seen_on_grid(image, profile, looks, cheap, face, timer, params)
         if seen is not None:
             return seen
@@ -841,6 +843,8 @@ class _CheapLook:
     placed: tuple[Located, Registration] | None
     fit: GridFit | None
     art_matches: bool
+    #: The search of the gold and grid, where one began: a wider one goes on from it.
+    search: GoldSearch | None = None
 
 
 def _cheap_look(
@@ -874,21 +878,24 @@ def _grid_look(
     params: ScanParams,
     grid: GridParams,
     ways: Collection[FoundBy],
+    search: GoldSearch | None = None,
 ) -> _CheapLook:
     """The board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid` by
-    ``ways``), the better placed of that and ``placed``, and whether the face's art lies there
-    (:func:`vision.locate.register.art_match`): a board found by the grid and not matching would
-    not be found by the slower features either."""
+    ``ways``, going on from ``search`` where an earlier look began one), the better placed of that
+    and ``placed``, and whether the face's art lies there (:func:`vision.locate.register.art_match`):
+    a board found by the grid and not matching would not be found by the slower features either."""
     gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
-    fit = timer.run("locate", locate_by_grid, image, gold, grid, ways)
+    with timer.stage("locate"):
+        search = search or gold_search(image, gold, grid)
+        fit = locate_by_grid(image, gold, grid, ways, search)
     if fit is None:
-        return _CheapLook(placed, None, False)
+        return _CheapLook(placed, None, False, search)
     best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
     twin = art_twin(image, fit, face, params, timer) if art < params.art_match_margin else None
     if twin is not None:
         fit = twin
         best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
-    return _CheapLook(best, fit, art >= params.art_match_margin)
+    return _CheapLook(best, fit, art >= params.art_match_margin, search)
 
 
 def art_twin(

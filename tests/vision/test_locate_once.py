@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -12,9 +14,8 @@ from calibration.profile import REFERENCE_GOLD, default_profile
 from vision.geometry import CANONICAL, board_corners_mm
 from vision.learn.improvise import improvise
 from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
-from vision.locate.features import project
+from vision.locate.features import FoundBy, project
 from vision.locate.grid import (
-    BASES,
     CONFIRMING_CROSSINGS,
     CONFIRMING_GOLD,
     CROSSING_ARMS,
@@ -22,18 +23,19 @@ from vision.locate.grid import (
     GOLD_MM,
     GRID_PARAMS,
     GRID_VIEW,
-    LAYOUTS,
+    GRID_WAYS,
     MAX_CANDIDATES,
     PATIENCE,
     _cross_template,
     _grid_template,
-    _layouts_of,
     _onto_crossings,
     _same,
     _view_lines,
+    circle_candidates,
     gold_candidates,
     gold_homographies,
     gold_map,
+    gold_search,
     locate_by_grid,
     refine_on_grid,
 )
@@ -164,9 +166,8 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
         assert len(pulls) > 2 + PATIENCE
 
 
-def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Gold tokens where a board's lie, and no board under them: every way of laying the gold
-    # cells on them is tried, and several ways find the same layout on the same tokens.
+def _gold_without_board() -> np.ndarray:
+    """Gold tokens where a board's lie, and no board under them: every way of laying the gold is tried."""
     corners = np.array([[300.0, 250.0], [1300.0, 220.0], [1350.0, 900.0], [260.0, 930.0]])
     to_photo = cv2.getPerspectiveTransform(
         board_corners_mm().astype(np.float32), corners.astype(np.float32)
@@ -174,6 +175,13 @@ def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -
     image = np.full((1200, 1600, 3), 90, np.uint8)
     for centre in project(to_photo, GOLD_MM):
         cv2.circle(image, (round(centre[0]), round(centre[1])), 36, GOLD_BGR.tolist(), -1)
+    return image
+
+
+def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every way of laying the gold cells on the tokens is tried, and several ways find the same
+    # layout on the same tokens.
+    image = _gold_without_board()
     starts: list[np.ndarray] = []
 
     def failing(image: np.ndarray, homography: np.ndarray, **options: object) -> tuple[np.ndarray, int, int]:
@@ -192,16 +200,51 @@ def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -
     assert repeats == []
 
 
-def test_the_gold_laid_on_the_same_tokens_again_is_laid_once_and_read_only() -> None:
-    # The gold's first layouts and the whole search later lay the same tokens of one photo.
-    truth = np.array([[3.0, 0.25, 120.0], [0.08, 2.7, 90.0], [0.0002, 0.0004, 1.0]])
-    rng = np.random.default_rng(7)
-    tokens = np.vstack([project(truth, GOLD_MM), rng.uniform(100, 1500, (4, 2))])
-    as_bytes = tokens.tobytes()
-    laid = _layouts_of(as_bytes, len(tokens), BASES, GRID_PARAMS)
-    fresh = gold_homographies(tokens, keep=LAYOUTS, bases=BASES)
-    assert [hits for _, hits in laid] == [hits for _, hits in fresh] and laid[0][1] == len(GOLD_MM)
-    assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(laid, fresh, strict=True))
-    assert _layouts_of(as_bytes, len(tokens), BASES, GRID_PARAMS) is laid
-    with pytest.raises(ValueError, match="read-only"):
-        laid[0][0][0, 0] = 0.0
+def test_a_wider_search_going_on_from_a_first_redoes_none_of_its_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A scan tries the gold's first layouts, and later, where nothing else placed the board, the
+    # whole search of the same photo: that one finds the tokens, lays the gold and pulls the
+    # first starts onto the grid once, and ends where a whole search alone ends.
+    image = _gold_without_board()
+    calls: list[str] = []
+    real_circles, real_laying, real_refine = circle_candidates, gold_homographies, refine_on_grid
+
+    def circles(seen: object) -> tuple[np.ndarray, np.ndarray]:
+        calls.append("circles")
+        return real_circles(seen)  # type: ignore[arg-type]
+
+    def laying(candidates: np.ndarray, **options: object) -> list[tuple[np.ndarray, int]]:
+        calls.append("lay")
+        return real_laying(candidates, **options)  # type: ignore[arg-type]
+
+    def pulling(image: np.ndarray, homography: np.ndarray, **options: object) -> tuple[np.ndarray, int, int]:
+        calls.append("pull")
+        return real_refine(image, homography, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("vision.locate.grid.circle_candidates", circles)
+    monkeypatch.setattr("vision.locate.grid.gold_homographies", laying)
+    monkeypatch.setattr("vision.locate.grid.refine_on_grid", pulling)
+    alone = locate_by_grid(image, GOLD_BGR)
+    whole = list(calls)
+    calls.clear()
+    search = gold_search(image, GOLD_BGR)
+    first = replace(GRID_PARAMS, gold_tries=3)
+    assert locate_by_grid(image, GOLD_BGR, first, (FoundBy.GOLD,), search) is None
+    assert 0 < calls.count("pull") <= 3 and "circles" in calls
+    assert locate_by_grid(image, GOLD_BGR, GRID_PARAMS, GRID_WAYS, search) is alone is None
+    assert sorted(calls) == sorted(whole)
+    for laid in search.laid.values():
+        with pytest.raises(ValueError, match="read-only"):
+            laid[0][0][0, 0] = 0.0
+
+
+def test_a_search_goes_on_only_where_it_began() -> None:
+    image = _gold_without_board()
+    search = gold_search(image, GOLD_BGR)
+    with pytest.raises(ValueError, match="began"):
+        locate_by_grid(image.copy(), GOLD_BGR, search=search)
+    with pytest.raises(ValueError, match="began"):
+        locate_by_grid(image, GOLD_BGR * 0.5, search=search)
+    with pytest.raises(ValueError, match="began"):
+        locate_by_grid(image, GOLD_BGR, replace(GRID_PARAMS, hit_radius=0.5), search=search)

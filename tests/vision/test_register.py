@@ -169,7 +169,9 @@ def test_the_slow_features_run_before_the_whole_grid_search_which_they_spare_whe
             raise NoBoardError("no_board", "no board found: too few of its art's features")
         return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
 
-    def fake_grid(image: np.ndarray, gold: object, grid: GridParams, ways: Collection[FoundBy]) -> None:
+    def fake_grid(
+        image: np.ndarray, gold: object, grid: GridParams, ways: Collection[FoundBy], search: object
+    ) -> None:
         searched.append((grid.gold_tries, tuple(ways)))
 
     monkeypatch.setattr(vision.scan, "locate", fake_locate)

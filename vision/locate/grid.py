@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache, partial
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from typing import NamedTuple, cast
 
 import cv2
@@ -442,20 +442,6 @@ def _quadruples(n: int) -> npt.NDArray[np.intp]:
     tuples = np.array(list(itertools.permutations(range(n), 4)), np.intp)
     tuples.setflags(write=False)
     return tuples
-
-
-@lru_cache(maxsize=16)
-def _layouts_of(
-    candidates: bytes, count: int, bases: tuple[tuple[int, ...], ...], params: GridParams
-) -> tuple[tuple[FloatArray, int], ...]:
-    """:func:`gold_homographies` of the candidates given as their bytes, :data:`LAYOUTS` kept, made
-    once: a scan that tries the gold's first layouts and later the whole search of the same photo
-    lays the same tokens again (0.1 to 0.25 s a way of finding them). Read only."""
-    points = np.frombuffer(candidates, np.float64).reshape(count, 2)
-    laid = gold_homographies(points, keep=LAYOUTS, bases=bases, params=params)
-    for homography, _ in laid:
-        homography.setflags(write=False)
-    return tuple(laid)
 
 
 def gold_homographies(
@@ -935,6 +921,42 @@ def best_first(
             heads[index] = (following, ranked(following), starts, True)
 
 
+@dataclass(frozen=True, eq=False)
+class GoldSearch:
+    """One photo's search for its board by gold and grid, and what it has worked out so far, so
+    that a wider search of the same photo (more ways, more tries: :func:`locate_by_grid`'s
+    ``search``) redoes none of it: where a scan tries the gold's first layouts and later the whole
+    search, the second would find the same tokens (the circles alone take 0.4 s), lay the gold on
+    them and pull the same first starts onto the grid again. Made by :func:`gold_search`."""
+
+    image: Image
+    gold_bgr: FloatArray
+    #: The parameters it was made with; a search may differ from them in ``gold_tries`` only.
+    params: GridParams
+    seen: GoldMap
+    grey: Image
+    gold: Image
+    #: :func:`photo_lines` of ``grey``.
+    lines: FloatImage
+    #: What the searches have worked out: the tokens each way of finding them found (by its name),
+    #: the gold laid on those tokens from each of the bases (:data:`LAYOUTS` kept), and each start
+    #: already pulled onto the grid with what :func:`refine_on_grid` made of it.
+    tokens: dict[str, tuple[FloatArray, FloatArray]] = field(default_factory=dict)
+    laid: dict[tuple[str, Bases], list[tuple[FloatArray, int]]] = field(default_factory=dict)
+    pulled: list[tuple[FloatArray, tuple[FloatArray, int, int]]] = field(default_factory=list)
+
+
+def gold_search(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID_PARAMS) -> GoldSearch:
+    """A :class:`GoldSearch` of ``image`` begun: the gold map, the reduced photo's grey, gold mask
+    and lines, which every way of finding the board uses."""
+    seen = gold_map(image, gold_bgr, params=params)
+    grey = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY))
+    return GoldSearch(
+        image, np.asarray(gold_bgr, np.float64), params, seen, grey, gold_mask(seen, params=params),
+        photo_lines(grey, params),
+    )  # fmt: skip
+
+
 #: Every way :func:`locate_by_grid` has of finding the board, in the order it tries them.
 GRID_WAYS = (FoundBy.GOLD, FoundBy.GRID_LINES, FoundBy.OUTLINE)
 
@@ -944,6 +966,7 @@ def locate_by_grid(
     gold_bgr: npt.ArrayLike,
     params: GridParams = GRID_PARAMS,
     ways: Collection[FoundBy] = GRID_WAYS,
+    search: GoldSearch | None = None,
 ) -> GridFit | None:
     """The board in ``image`` found by its gold tokens (or, where they fail, its outline) and its
     printed grid, or None.
@@ -959,39 +982,58 @@ def locate_by_grid(
     :data:`OUTLINE_GOLD` of the gold tokens is taken, fitted to them, with the crossings it found.
 
     ``ways`` are those of :data:`GRID_WAYS` tried: the gold alone is the cheap part where it fails
-    (the lines and the outline cost seconds then), so that a caller can try other cheap ways first.
+    (the lines and the outline cost seconds then), so that a caller can try other cheap ways first,
+    and search wider later with the ``search`` (:func:`gold_search` of the same photo, gold and
+    parameters, ``gold_tries`` aside) that the first search worked in: the same starts are tried in
+    the same order, and what was worked out for them is not worked out again.
     """
+    if search is None:
+        search = gold_search(image, gold_bgr, params)
+    elif (
+        search.image is not image
+        or not np.array_equal(search.gold_bgr, np.asarray(gold_bgr, np.float64))
+        or replace(search.params, gold_tries=params.gold_tries) != params
+    ):
+        raise ValueError("a search goes on only on the photo, gold and parameters it began with")
     best: GridFit | None = None
-    # One map of the gold serves every way of finding the tokens and the settling.
-    seen = gold_map(image, gold_bgr, params=params)
-    grey, gold = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY)), gold_mask(seen, params=params)
+    seen, grey, gold, lines = search.seen, search.grey, search.gold, search.lines
     to_small = np.diag([seen.scale, seen.scale, 1.0])
 
-    @cache
-    def tokens(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]]) -> tuple[FloatArray, FloatArray]:
-        centres, scores = find(seen)
+    def circles(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
         # A circle's score is its share of gold, not a blob's roundness: none is vouched round.
-        return (centres, np.zeros(len(centres))) if find is circle_candidates else (centres, scores)
-
-    more_blobs = partial(gold_candidates, keep=params.more_candidates)
+        centres, _ = circle_candidates(seen)
+        return centres, np.zeros(len(centres))
 
     def blobs(seen: GoldMap) -> tuple[FloatArray, FloatArray]:
         """The :data:`MAX_CANDIDATES` roundest blobs: the head of the longer list a later pass takes
         (:attr:`GridParams.more_candidates`), so that one search of the blobs serves both."""
         if params.more_candidates < MAX_CANDIDATES:
             return gold_candidates(seen)
-        centres, scores = tokens(more_blobs)
+        centres, scores = tokens("more_blobs")
         return centres[:MAX_CANDIDATES], scores[:MAX_CANDIDATES]
+
+    finders: dict[str, Callable[[GoldMap], tuple[FloatArray, FloatArray]]] = {
+        "blobs": blobs,
+        "circles": circles,
+        "more_blobs": partial(gold_candidates, keep=params.more_candidates),
+    }
+
+    def tokens(kind: str) -> tuple[FloatArray, FloatArray]:
+        if kind not in search.tokens:
+            search.tokens[kind] = finders[kind](seen)
+        return search.tokens[kind]
 
     # Where few tokens are found, many ways of laying the gold put as many cells on them, and the
     # right one can come late: how well the photo's own thin dark lines lie where each puts the
     # grid's tells them apart, and costs next to nothing beside pulling one onto the grid.
-    lines = photo_lines(grey, params)
-
-    def layouts(find: Callable[[GoldMap], tuple[FloatArray, FloatArray]], bases: Bases) -> Iterator[Start]:
-        candidates, roundness = tokens(find)
-        as_bytes = np.ascontiguousarray(candidates, np.float64).tobytes()
-        laid = _layouts_of(as_bytes, len(candidates), bases, params)
+    def layouts(kind: str, bases: Bases) -> Iterator[Start]:
+        candidates, roundness = tokens(kind)
+        if (kind, bases) not in search.laid:
+            laid = gold_homographies(candidates, keep=LAYOUTS, bases=bases, params=params)
+            for homography, _ in laid:
+                homography.setflags(write=False)
+            search.laid[kind, bases] = laid
+        laid = search.laid[kind, bases]
         shown = standout([line_evidence(lines, to_small @ first) for first, _ in laid])
         starts = [
             Start(first, hits, candidates, roundness, hits + params.line_weight * float(z))
@@ -1000,13 +1042,13 @@ def locate_by_grid(
         yield from sorted(starts, key=lambda start: start.rank, reverse=True)
 
     def outlines() -> Iterator[Start]:
-        candidates, roundness = tokens(blobs)
+        candidates, roundness = tokens("blobs")
         # Called as the tests' stand-ins are: the outline's own defaults.
         for first in outline_homographies(seen):
             yield Start(first, None, candidates, roundness)
 
     def lattices() -> Iterator[Start]:
-        candidates, roundness = tokens(blobs)
+        candidates, roundness = tokens("blobs")
         # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
         found = lattice_homographies(seen.small, seen.scale)
         shown = [settle(grey, gold, to_small @ first)[1] for first in found]
@@ -1019,26 +1061,25 @@ def locate_by_grid(
     # with more gold on tokens first (:func:`best_first`). Where the gold fails, the grid's own
     # lines, which must then confirm the fit, and the board's outline.
     gold_ways = (
-        partial(layouts, blobs, BASES),
-        partial(layouts, circle_candidates, BASES),
-        partial(layouts, blobs, SPREAD_BASES),
-        partial(layouts, circle_candidates, SPREAD_BASES),
-        partial(layouts, more_blobs, BASES),
+        partial(layouts, "blobs", BASES),
+        partial(layouts, "circles", BASES),
+        partial(layouts, "blobs", SPREAD_BASES),
+        partial(layouts, "circles", SPREAD_BASES),
+        partial(layouts, "more_blobs", BASES),
     )
     gold_starts = partial(
         best_first, gold_ways, len(GOLD_CELLS), lambda: best is not None, lambda start: start.rank
     )
+
     # The ways of finding the tokens often find the same ones (a refit on the same tokens is the
     # same start), and a pass that fails can come round to the starts it began with: each start
     # is pulled onto the grid once.
-    pulled: list[tuple[FloatArray, tuple[FloatArray, int, int]]] = []
-
     def refine(first: FloatArray) -> tuple[FloatArray, int, int]:
-        for other, refined in pulled:
+        for other, refined in search.pulled:
             if _same(first, other, params, within=params.same_start):
                 return refined
         refined = refine_on_grid(image, first, params=params)
-        pulled.append((first, refined))
+        search.pulled.append((first, refined))
         return refined
 
     passes = (
