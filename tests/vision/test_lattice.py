@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from faces import photo_of_face
 from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
@@ -134,22 +135,21 @@ def test_an_ochre_board_whose_few_round_tokens_miss_every_first_basis_is_found(
 
 
 @pytest.mark.usefixtures("no_circles")
-def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs_alone(
-    tuning_photo: TuningPhoto,
-) -> None:
+def test_a_board_whose_round_tokens_miss_every_first_basis_is_found_by_the_blobs_alone() -> None:
     # Two gold tokens hidden (by a hand, say) leave every first quadruple one short; the other
-    # round blobs of gold still give the board through a spread quadruple, circles or no circles.
-    photo, truth = tuning_photo(207)
-    image = photo.image.copy()
+    # round blobs of gold still give the board (a spread quadruple, or a first one that the grid
+    # pulls and settles), circles or no circles.
+    # The printed face, not a render: which of a busy render's many gold-looking blobs come first
+    # moves with the last bits of its JPEG encoder, and with them whether the right quadruple
+    # comes within the gold's tries (29th of a render of the tuning copies' photo 207 on one
+    # machine, within 20 on another).
+    image, truth = photo_of_face([[260.0, 180.0], [1380.0, 240.0], [1330.0, 1000.0], [300.0, 1060.0]])
     pitch_px = np.linalg.norm(
         np.diff(cv2.perspectiveTransform(GOLD_MM[None, :1] + [[0.0], [45.0]], truth)[0], axis=0)
     )
-    for centre in cv2.perspectiveTransform(GOLD_MM[None, 2:4], truth)[0]:
-        ring = np.zeros(image.shape[:2], np.uint8)
-        cv2.circle(ring, np.round(centre).astype(int), round(0.48 * pitch_px), 1, -1)
-        cv2.circle(ring, np.round(centre).astype(int), round(0.4 * pitch_px), 0, -1)
-        art = np.median(image[ring > 0], axis=0)
-        cv2.circle(image, np.round(centre).astype(int), round(0.4 * pitch_px), art.tolist(), -1)
+    for cell, centre in enumerate(cv2.perspectiveTransform(GOLD_MM[None], truth)[0]):
+        if cell not in (2, 3):
+            cv2.circle(image, np.round(centre).astype(int), round(0.33 * pitch_px), GOLD_BGR.tolist(), -1)
     assert _nearest_layout_mm(gold_candidates(gold_map(image, GOLD_BGR))[0], truth, (BASES,)) > 20.0
     assert _found_error_mm(image, truth) < 2.0
 
