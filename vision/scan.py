@@ -39,7 +39,6 @@ from vision.locate.features import (
     locate,
 )
 from vision.locate.grid import (
-    CONFIRMING_CROSSINGS,
     GRID_PARAMS,
     GRID_WAYS,
     GoldSearch,
@@ -956,7 +955,7 @@ def _confirmed_on_grid(
     search. A placement a whole cell off can lock onto the grid too, but not onto the art.
     """
     refined, crossings, _ = timer.run("locate", refine_on_grid, image, quick[0].homography)
-    if crossings < CONFIRMING_CROSSINGS:
+    if crossings < GRID_PARAMS.confirming_crossings:
         return None
     best, art = _better_placed(image, quick, replace(quick[0], homography=refined), face, timer, params)
     return best if art >= params.art_match_margin else None

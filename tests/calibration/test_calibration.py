@@ -36,7 +36,7 @@ from vision.load import load_photo
 from vision.locate.features import FoundBy, Located, NoBoardError
 from vision.locate.grid import (
     GOLD_ALIKE,
-    MIN_CROSSINGS,
+    GRID_PARAMS,
     gold_candidates,
     gold_homographies,
     gold_map,
@@ -512,7 +512,7 @@ def test_a_board_printed_in_ochre_is_found_by_its_gold_tokens_rims(monkeypatch: 
         refine_on_grid(loaded.image, h)[1]
         for h, _ in gold_homographies(gold_candidates(gold_map(loaded.image, gold))[0])
     ]
-    assert max(by_blobs, default=0) < MIN_CROSSINGS
+    assert max(by_blobs, default=0) < GRID_PARAMS.min_crossings
     fit = locate_by_grid(loaded.image, gold)
     assert fit is not None
     truth, _ = cv2.findHomography(

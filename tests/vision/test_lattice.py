@@ -21,16 +21,11 @@ from vision.geometry import PITCH_MM, board_corners_mm
 from vision.locate.features import FoundBy
 from vision.locate.grid import (
     BASES,
-    CONFIRMING_CROSSINGS,
     GOLD_ALIKE,
     GOLD_MM,
     GRID_PARAMS,
-    LAYOUTS,
     MAX_CANDIDATES,
-    MAX_LINES_BEYOND,
     MIN_BASIS_AREA_MM2,
-    MIN_GOLD_SUM,
-    OUTLINE_GOLD,
     SPREAD_BASES,
     GoldMap,
     best_first,
@@ -74,7 +69,7 @@ def _nearest_layout_mm(
     errors = [
         _error_mm(first, truth)
         for quadruples in bases
-        for first, _ in gold_homographies(candidates, keep=LAYOUTS, bases=quadruples)
+        for first, _ in gold_homographies(candidates, keep=GRID_PARAMS.layouts, bases=quadruples)
     ]
     return min(errors, default=np.inf)
 
@@ -115,7 +110,7 @@ def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(
     seen, grey, on_small = _reduced(photo.image, wrong)
     move, gold_sum = settle(grey, gold_mask(seen), on_small)
     assert _error_mm(wrong @ move, truth) < 0.5
-    assert gold_sum >= MIN_GOLD_SUM
+    assert gold_sum >= GRID_PARAMS.min_gold_sum
 
 
 def test_a_board_seen_from_its_far_side_among_gold_looking_warriors_is_found_right_way_round(
@@ -263,14 +258,13 @@ def test_a_board_whose_grid_no_start_locks_onto_is_found_by_its_outline_lying_on
     monkeypatch.setattr("vision.locate.grid.refine_on_grid", lambda image, first, **_: (first, 0, 54))
     fit = locate_by_grid(photo.image, GOLD_BGR)
     assert fit is not None and fit.found_by is FoundBy.OUTLINE
-    assert fit.gold_hits >= OUTLINE_GOLD and fit.crossings == 0
+    assert fit.gold_hits >= GRID_PARAMS.outline_gold and fit.crossings == 0
     # Fitted to the tokens' tops, which stand above the board: near enough for the art's patches
     # to register it (vision.locate.register).
     assert _error_mm(fit.homography, truth) < PITCH_MM / 5
     # The gold alone, or the outline alone, is not enough.
     assert locate_by_grid(photo.image, GOLD_BGR, ways=(FoundBy.GOLD, FoundBy.GRID_LINES)) is None
-    monkeypatch.setattr("vision.locate.grid.OUTLINE_GOLD", 9)
-    assert locate_by_grid(photo.image, GOLD_BGR) is None
+    assert locate_by_grid(photo.image, GOLD_BGR, replace(GRID_PARAMS, outline_gold=9)) is None
 
 
 def test_a_tiled_floor_the_colour_of_gold_is_no_board(
@@ -284,14 +278,13 @@ def test_a_tiled_floor_the_colour_of_gold_is_no_board(
         assert locate_by_grid(image, GOLD_BGR) is None
     # Its tiles lock a grid fit and show gold everywhere: only the lines going on past the grid's
     # edge tell it from a board, whose lines end there.
-    monkeypatch.setattr("vision.locate.grid.MAX_LINES_BEYOND", np.inf)
-    tiles = locate_by_grid(image, GOLD_BGR)
-    assert tiles is not None and tiles.crossings >= CONFIRMING_CROSSINGS
+    tiles = locate_by_grid(image, GOLD_BGR, replace(GRID_PARAMS, max_lines_beyond=np.inf))
+    assert tiles is not None and tiles.crossings >= GRID_PARAMS.confirming_crossings
     _, grey, on_small = _reduced(image, tiles.homography)
     assert lines_beyond(grey, on_small) > 0.5
     photo, truth = tuning_photo(GAME_PHOTO)
     _, grey, on_small = _reduced(photo.image, truth)
-    assert lines_beyond(grey, on_small) < MAX_LINES_BEYOND
+    assert lines_beyond(grey, on_small) < GRID_PARAMS.max_lines_beyond
 
 
 def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light(
@@ -302,7 +295,7 @@ def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_lig
     seen, grey, on_small = _reduced(photo.image, truth)
     _, whole_photo = settle(grey, gold_mask(seen), on_small)
     move, own = settle(grey, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
-    assert whole_photo < MIN_GOLD_SUM <= 7.0 < own
+    assert whole_photo < GRID_PARAMS.min_gold_sum <= 7.0 < own
     assert np.allclose(move, np.eye(3))
 
 

@@ -16,8 +16,6 @@ from vision.learn.improvise import improvise
 from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline
 from vision.locate.features import FoundBy, project
 from vision.locate.grid import (
-    CONFIRMING_CROSSINGS,
-    CONFIRMING_GOLD,
     CROSSING_ARMS,
     CROSSINGS_MM,
     GOLD_MM,
@@ -25,7 +23,6 @@ from vision.locate.grid import (
     GRID_VIEW,
     GRID_WAYS,
     MAX_CANDIDATES,
-    PATIENCE,
     _cross_template,
     _grid_template,
     _onto_crossings,
@@ -132,7 +129,8 @@ def test_registering_again_against_the_same_face_registers_alike() -> None:
 
 
 @pytest.mark.parametrize(
-    ("confirming_gold", "patience"), [(CONFIRMING_GOLD, PATIENCE), (9, PATIENCE), (9, 100)]
+    ("confirming_gold", "patience"),
+    [(GRID_PARAMS.confirming_gold, GRID_PARAMS.patience), (9, GRID_PARAMS.patience), (9, 100)],
 )
 def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_further(
     monkeypatch: pytest.MonkeyPatch, tuning_photo: TuningPhoto, confirming_gold: int, patience: int
@@ -144,12 +142,11 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
         refined, crossings, looked_for = refine_on_grid(image, homography, **options)  # type: ignore[arg-type]
         pulls.append(crossings)
         # Warriors and palisades hide the crossings: fewer show than would settle it alone.
-        return refined, min(crossings, CONFIRMING_CROSSINGS - 1), looked_for
+        return refined, min(crossings, GRID_PARAMS.confirming_crossings - 1), looked_for
 
     monkeypatch.setattr("vision.locate.grid.refine_on_grid", crowded)
-    monkeypatch.setattr("vision.locate.grid.CONFIRMING_GOLD", confirming_gold)
-    monkeypatch.setattr("vision.locate.grid.PATIENCE", patience)
-    fit = locate_by_grid(photo.image, GOLD_BGR)
+    params = replace(GRID_PARAMS, confirming_gold=confirming_gold, patience=patience)
+    fit = locate_by_grid(photo.image, GOLD_BGR, params)
     assert fit is not None
     corners = np.array([[0.0, 0.0], [400.0, 0.0], [400.0, 265.0]])
     found, true = (cv2.perspectiveTransform(corners[None], h) for h in (fit.homography, truth))
@@ -157,13 +154,13 @@ def test_a_crowded_board_with_its_gold_where_the_fit_puts_it_is_not_searched_fur
     if confirming_gold <= 8:
         # Seven gold cells or more on tokens, and the grid agreeing: the first start settles it.
         assert fit.gold_hits >= confirming_gold and len(pulls) <= 2
-    elif patience == PATIENCE:
+    elif patience == GRID_PARAMS.patience:
         # Asking for more gold than there is, the next ways of laying it are tried, until a few
         # of them do no better than the first.
-        assert 2 < len(pulls) <= 2 + PATIENCE
+        assert 2 < len(pulls) <= 2 + patience
     else:
         # ...and without patience, every way is.
-        assert len(pulls) > 2 + PATIENCE
+        assert len(pulls) > 2 + GRID_PARAMS.patience
 
 
 def _gold_without_board() -> np.ndarray:

@@ -116,8 +116,35 @@ class GridParams:
     line_weight: float = 0.5
     #: Where none of this many ways of laying the gold, best first, has locked onto the grid, the
     #: grid is hidden or the gold misread: the grid's lines and the board's outline are tried
-    #: instead of the rest (up to 5 x :data:`LAYOUTS` of them, a second or more each ten).
+    #: instead of the rest (up to 5 x :attr:`layouts` of them, a second or more each ten).
     gold_tries: int = 20
+    #: At least this many crossings must agree for a start to have locked onto the grid.
+    min_crossings: int = 12
+    #: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
+    #: art the colour of gold makes false candidates, the right way can rank low.
+    layouts: int = 16
+    #: A settled fit shows at least this much gold, summed over the 8 gold cells' discs
+    #: (:func:`vision.locate.lattice.settle`).
+    min_gold_sum: float = 4.0
+    #: The grid's lines may go on past its outer lines this strongly at most, as a share of how they
+    #: show on it (:func:`vision.locate.lattice.lines_beyond`): on 184 of the tuning copies' photos a
+    #: board's went on at 0.28 at most, where a tiled table's went on at 0.88 and more.
+    max_lines_beyond: float = 0.5
+    #: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
+    confirming_crossings: int = 30
+    #: ...unless the fit also puts this many of the 8 gold cells on gold tokens: the layout has no
+    #: symmetry, so no other placement that the grid confirms does that. A crowded board hides most
+    #: crossings under its warriors and palisades, and there every other way was tried for nothing.
+    confirming_gold: int = 7
+    #: Once a start has locked onto the grid, this many more that do no better end the pass: the ways
+    #: of laying the gold come best first, and a later one seldom beats an earlier fit (where one did
+    #: on the tuning photos, the pass had found none before it).
+    patience: int = 4
+    #: Where no start locks onto the grid (a full board hides its crossings under warriors and
+    #: palisades), an outline that puts at least this many of the 8 gold cells on gold tokens is the
+    #: board: the outline and the gold are signs of their own. On the tuning photos where nothing
+    #: locked, a board's outline put 5 to 7 there, a table's shapes 2 at most.
+    outline_gold: int = 5
 
 
 GRID_PARAMS = GridParams()
@@ -128,32 +155,6 @@ GRID_PARAMS = GridParams()
 MAX_CANDIDATES = 12
 #: The grid is refined on a top-down view with this many pixels a millimetre.
 GRID_VIEW = FaceRaster(3.0)
-MIN_CROSSINGS = 12
-#: At most this many ways of laying the gold cells on the candidates are tried in each pass: where
-#: art the colour of gold makes false candidates, the right way can rank low.
-LAYOUTS = 16
-#: A settled fit shows at least this much gold, summed over the 8 gold cells' discs
-#: (:func:`vision.locate.lattice.settle`).
-MIN_GOLD_SUM = 4.0
-#: The grid's lines may go on past its outer lines this strongly at most, as a share of how they
-#: show on it (:func:`vision.locate.lattice.lines_beyond`): on 184 of the tuning copies' photos a board's
-#: went on at 0.28 at most, where a tiled table's went on at 0.88 and more.
-MAX_LINES_BEYOND = 0.5
-#: This many crossings agreeing settles it; fewer and the next way of laying the gold is tried too.
-CONFIRMING_CROSSINGS = 30
-#: ...unless the fit also puts this many of the 8 gold cells on gold tokens: the layout has no
-#: symmetry, so no other placement that the grid confirms does that. A crowded board hides most
-#: crossings under its warriors and palisades, and there every other way was tried for nothing.
-CONFIRMING_GOLD = 7
-#: Once a start has locked onto the grid, this many more that do no better end the pass: the ways
-#: of laying the gold come best first, and a later one seldom beats an earlier fit (where one did
-#: on the tuning photos, the pass had found none before it).
-PATIENCE = 4
-#: Where no start locks onto the grid (a full board hides its crossings under warriors and
-#: palisades), an outline that puts at least this many of the 8 gold cells on gold tokens is the
-#: board: the outline and the gold are signs of their own. On the tuning photos where nothing
-#: locked, a board's outline put 5 to 7 there, a table's shapes 2 at most.
-OUTLINE_GOLD = 5
 
 
 #: Quadruples of gold cells to lay on the candidates.
@@ -682,7 +683,7 @@ def refine_on_grid(
         refined, agreeing = _onto_crossings(grey, start, view, params=params, lines=start_lines)
         if agreeing > most:
             best, most = refined, agreeing
-        if most >= CONFIRMING_CROSSINGS:
+        if most >= params.confirming_crossings:
             break
     return best, most, len(CROSSINGS_MM)
 
@@ -725,12 +726,12 @@ def _onto_crossings(
                 continue
             sources.append((cx, cy))
             targets.append((cx + px - search, cy + py - search))
-        if len(sources) < MIN_CROSSINGS:
+        if len(sources) < params.min_crossings:
             break
         correction, mask = cv2.findHomography(
             np.array(sources, np.float64), np.array(targets, np.float64), cv2.RANSAC, 0.6 * view.px_per_mm
         )
-        if correction is None or mask is None or int(mask.sum()) < MIN_CROSSINGS:
+        if correction is None or mask is None or int(mask.sum()) < params.min_crossings:
             break
         agreeing = int(mask.sum())
         homography = homography @ np.linalg.inv(scale) @ correction @ scale
@@ -939,7 +940,7 @@ class GoldSearch:
     #: :func:`photo_lines` of ``grey``.
     lines: FloatImage
     #: What the searches have worked out: the tokens each way of finding them found (by its name),
-    #: the gold laid on those tokens from each of the bases (:data:`LAYOUTS` kept), and each start
+    #: the gold laid on those tokens from each of the bases (:attr:`GridParams.layouts` kept), and each start
     #: already pulled onto the grid with what :func:`refine_on_grid` made of it.
     tokens: dict[str, tuple[FloatArray, FloatArray]] = field(default_factory=dict)
     laid: dict[tuple[str, Bases], list[tuple[FloatArray, int]]] = field(default_factory=dict)
@@ -979,7 +980,7 @@ def locate_by_grid(
     whose lines go on past the grid's edge (:func:`vision.locate.lattice.lines_beyond`) is refused.
 
     Where no start locks onto the grid (a full board hides its crossings), an outline lying on
-    :data:`OUTLINE_GOLD` of the gold tokens is taken, fitted to them, with the crossings it found.
+    :attr:`GridParams.outline_gold` of the gold tokens is taken, fitted to them, with the crossings it found.
 
     ``ways`` are those of :data:`GRID_WAYS` tried: the gold alone is the cheap part where it fails
     (the lines and the outline cost seconds then), so that a caller can try other cheap ways first,
@@ -1029,7 +1030,7 @@ def locate_by_grid(
     def layouts(kind: str, bases: Bases) -> Iterator[Start]:
         candidates, roundness = tokens(kind)
         if (kind, bases) not in search.laid:
-            laid = gold_homographies(candidates, keep=LAYOUTS, bases=bases, params=params)
+            laid = gold_homographies(candidates, keep=params.layouts, bases=bases, params=params)
             for homography, _ in laid:
                 homography.setflags(write=False)
             search.laid[kind, bases] = laid
@@ -1083,9 +1084,9 @@ def locate_by_grid(
         return refined
 
     passes = (
-        (gold_starts, MIN_CROSSINGS, FoundBy.GOLD, params.gold_tries),
-        (lattices, CONFIRMING_CROSSINGS, FoundBy.GRID_LINES, None),
-        (outlines, MIN_CROSSINGS, FoundBy.OUTLINE, None),
+        (gold_starts, params.min_crossings, FoundBy.GOLD, params.gold_tries),
+        (lattices, params.confirming_crossings, FoundBy.GRID_LINES, None),
+        (outlines, params.min_crossings, FoundBy.OUTLINE, None),
     )
 
     def within(starts: Iterator[Start], tries: int | None) -> Iterator[Start]:
@@ -1101,35 +1102,35 @@ def locate_by_grid(
             continue
         unimproved = 0
         for first, hits, candidates, roundness, _ in within(starts(), tries):
-            if best is not None and unimproved >= PATIENCE:
+            if best is not None and unimproved >= params.patience:
                 break
             unimproved += 1
             refined, crossings, looked_for = refine(first)
-            if crossings < MIN_CROSSINGS:
+            if crossings < params.min_crossings:
                 if way is FoundBy.OUTLINE:
                     held = _held_by_gold(first, candidates, roundness, crossings, looked_for, params)
                     if held is not None and (on_gold is None or held.gold_hits > on_gold.gold_hits):
                         on_gold = held
                 continue
             move, gold_sum = settle(grey, gold, to_small @ refined)
-            if gold_sum < MIN_GOLD_SUM:
+            if gold_sum < params.min_gold_sum:
                 own = gold_under_board_light(seen, gold_bgr, to_small @ refined, params=params)
                 move, gold_sum = settle(grey, own, to_small @ refined)
-            if gold_sum < MIN_GOLD_SUM:
+            if gold_sum < params.min_gold_sum:
                 continue
             if not np.allclose(move, np.eye(3)):
                 refined, crossings, looked_for = refine(refined @ move)
                 hits = None
             if hits is None:
                 hits = gold_hits(refined, candidates, params=params)
-            if crossings < least or lines_beyond(grey, to_small @ refined) > MAX_LINES_BEYOND:
+            if crossings < least or lines_beyond(grey, to_small @ refined) > params.max_lines_beyond:
                 continue
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
             if best is None or fit.crossings > best.crossings:
                 best, unimproved = fit, 0
-            if crossings >= CONFIRMING_CROSSINGS or hits >= CONFIRMING_GOLD:
+            if crossings >= params.confirming_crossings or hits >= params.confirming_gold:
                 break
-        if best is not None and best.crossings >= MIN_CROSSINGS:
+        if best is not None and best.crossings >= params.min_crossings:
             return best
     return on_gold
 
@@ -1143,10 +1144,10 @@ def _held_by_gold(
     params: GridParams = GRID_PARAMS,
 ) -> GridFit | None:
     """The board an ``outline`` found, fitted to the gold tokens it lies on, where it lies on at
-    least :data:`OUTLINE_GOLD` of them; else None."""
-    if len(candidates) < OUTLINE_GOLD:
+    least :attr:`GridParams.outline_gold` of them; else None."""
+    if len(candidates) < params.outline_gold:
         return None
     refit = _refit(outline, candidates, params=params)
-    if refit is None or refit[1] < OUTLINE_GOLD:
+    if refit is None or refit[1] < params.outline_gold:
         return None
     return GridFit(refit[0], refit[1], candidates, roundness, crossings, looked_for, FoundBy.OUTLINE)
