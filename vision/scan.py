@@ -74,7 +74,13 @@ from vision.read.cells import (
     read_cells,
 )
 from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares, on_card
-from vision.read.numerals import assign_gold_values, numeral_probabilities, overruled
+from vision.read.numerals import (
+    NUMERAL_PARAMS,
+    NumeralParams,
+    assign_gold_values,
+    numeral_probabilities,
+    overruled,
+)
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
 from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, looks_details, matched_face
 from vision.read.slots import (
@@ -165,6 +171,7 @@ class ScanParams:
     pieces: PieceParams = PIECE_PARAMS
     assemble: AssembleParams = ASSEMBLE_PARAMS
     glare: GlareParams = GLARE_PARAMS
+    numerals: NumeralParams = NUMERAL_PARAMS
 
 
 SCAN_PARAMS = ScanParams()
@@ -1017,7 +1024,7 @@ def read_gold_values(
     rows = []
     for cell in GOLD_CELLS:
         crop, px_per_mm = gold_crop(image, homography, cell, params)
-        rows.append(numeral_probabilities(crop, px_per_mm))
+        rows.append(numeral_probabilities(crop, px_per_mm, params.numerals))
     probabilities = np.array(rows)
     values, confidences = assign_gold_values(probabilities)
     if overruled(probabilities, values) > params.most_overruled:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,13 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.read.numerals import GOLD_VALUES, VALUES, assign_gold_values, numeral_probabilities
+from vision.read.numerals import (
+    GOLD_VALUES,
+    NUMERAL_PARAMS,
+    VALUES,
+    assign_gold_values,
+    numeral_probabilities,
+)
 from vision.train.numerals import Backgrounds, glyph_alpha_from_font, render_token_crop
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
@@ -250,6 +257,19 @@ def test_blank_disc_gives_a_flat_distribution(px_per_mm: float) -> None:
         assert p.max() < 0.45, p
 
 
+def test_how_a_reading_is_trusted_is_the_callers_to_set() -> None:
+    rng = np.random.default_rng(5)
+    draw = next(iter(held_out_fonts().values()))
+    crop = token_crop(draw(6), 4.0, rng)
+    sure = numeral_probabilities(crop, 4.0)
+    assert VALUES[int(np.argmax(sure))] == 6 and sure.min() < 0.05
+    # A larger floor keeps every value possible; a contrast no stroke reaches reads nothing.
+    floored = numeral_probabilities(crop, 4.0, replace(NUMERAL_PARAMS, floor=0.5))
+    assert floored.min() >= 0.5 / len(VALUES) - 1e-9
+    blind = numeral_probabilities(crop, 4.0, replace(NUMERAL_PARAMS, min_contrast=1.0, full_contrast=1.1))
+    assert np.allclose(blind, 1 / len(VALUES))
+
+
 def test_no_token_at_all_gives_a_flat_distribution() -> None:
     rng = np.random.default_rng(3)
     board = cv2.resize(
@@ -358,7 +378,7 @@ def test_gold_values_the_kit_overrules_in_several_places_are_all_doubtful(
         rows[row, VALUES.index(7 if 0 < row <= misread else value)] = 0.98
     read = iter(rows)
     monkeypatch.setattr(vision.scan, "gold_crop", lambda *args: (np.zeros((8, 8, 3), np.uint8), 4.0))
-    monkeypatch.setattr(vision.scan, "numeral_probabilities", lambda crop, px_per_mm: next(read))
+    monkeypatch.setattr(vision.scan, "numeral_probabilities", lambda crop, px_per_mm, *_: next(read))
     gold = vision.scan.read_gold_values(np.zeros((8, 8, 3), np.uint8), np.eye(3))
     confidences = [conf for _, conf in gold.values()]
     doubtful = vision.scan.SCAN_PARAMS.assemble.doubtful

@@ -73,13 +73,25 @@ OUTER_RADIUS_MM = 12.5
 #: The numeral is rescaled to this height inside a square of side GLYPH_SIZE.
 GLYPH_SIZE = 32
 GLYPH_HEIGHT = 24
-#: Below this stroke contrast (ink fraction) the disc is taken as blank.
-MIN_CONTRAST = 0.12
-FULL_CONTRAST = 0.25
-#: Sum of B, G and R below which the middle of the crop cannot be a lit gold disc.
-MIN_GOLD_BRIGHTNESS = 45.0
-#: Share of the probability spread evenly over the five values, so one misread never rules a value out.
-FLOOR = 0.01
+
+
+@dataclass(frozen=True)
+class NumeralParams:
+    """How a numeral's reading is trusted: the hand-set numbers (the window, the disc and the glyph's
+    size above are the trained classifier's own, and stay with it)."""
+
+    #: Below this stroke contrast (ink fraction) the disc is taken as blank; from it up to
+    #: ``full_contrast`` the reading leans less and less towards flat.
+    min_contrast: float = 0.12
+    full_contrast: float = 0.25
+    #: Sum of B, G and R below which the middle of the crop cannot be a lit gold disc.
+    min_gold_brightness: float = 45.0
+    #: Share of the probability spread evenly over the five values, so one misread never rules a
+    #: value out.
+    floor: float = 0.01
+
+
+NUMERAL_PARAMS = NumeralParams()
 
 FloatImage = NDArray[np.float32]
 FloatVec = NDArray[np.float64]
@@ -93,14 +105,16 @@ HOG_BINS = 9
 # ---------------------------------------------------------------------------------------------
 
 
-def numeral_probabilities(crop: NDArray[np.uint8], px_per_mm: float) -> NDArray[np.float64]:
+def numeral_probabilities(
+    crop: NDArray[np.uint8], px_per_mm: float, params: NumeralParams = NUMERAL_PARAMS
+) -> NDArray[np.float64]:
     """Probabilities of the values 3, 4, 5, 6, 7 (shape (5,), sums to 1) for one gold cell crop.
 
     ``crop`` is a BGR image of the cell, upright and top-down, its centre the cell's centre;
     ``px_per_mm`` its resolution. A crop in which no numeral can be made out gives a flat
     distribution.
     """
-    glyph, contrast = extract_glyph(crop, px_per_mm)
+    glyph, contrast = extract_glyph(crop, px_per_mm, params)
     if glyph is None:
         return np.full(len(VALUES), 1.0 / len(VALUES))
     model = _load_model()
@@ -108,13 +122,17 @@ def numeral_probabilities(crop: NDArray[np.uint8], px_per_mm: float) -> NDArray[
     # The last class is "no numeral": its mass goes evenly to the five values.
     p = probs[: len(VALUES)] + probs[len(VALUES)] / len(VALUES)
     # Faint strokes: lean towards flat.
-    trust = float(np.clip((contrast - MIN_CONTRAST) / (FULL_CONTRAST - MIN_CONTRAST), 0.0, 1.0))
+    trust = float(
+        np.clip((contrast - params.min_contrast) / (params.full_contrast - params.min_contrast), 0.0, 1.0)
+    )
     p = trust * p + (1.0 - trust) / len(VALUES)
-    p = (1.0 - FLOOR) * p / p.sum() + FLOOR / len(VALUES)
+    p = (1.0 - params.floor) * p / p.sum() + params.floor / len(VALUES)
     return np.asarray(p / p.sum(), dtype=np.float64)
 
 
-def extract_glyph(crop: NDArray[np.uint8], px_per_mm: float) -> tuple[FloatImage | None, float]:
+def extract_glyph(
+    crop: NDArray[np.uint8], px_per_mm: float, params: NumeralParams = NUMERAL_PARAMS
+) -> tuple[FloatImage | None, float]:
     """The numeral of a crop, normalised to a ``GLYPH_SIZE`` square (ink 1, paper 0), and its contrast.
 
     The glyph is ``None`` when the disc holds no stroke dark enough to be read.
@@ -124,10 +142,10 @@ def extract_glyph(crop: NDArray[np.uint8], px_per_mm: float) -> tuple[FloatImage
     if not px_per_mm > 0:
         raise ValueError(f"px_per_mm must be positive, got {px_per_mm}")
     window = _work_window(np.ascontiguousarray(crop, dtype=np.uint8), px_per_mm)
-    projected = _project_on_gold(window)
+    projected = _project_on_gold(window, params)
     centre = _locate_disc(projected)
     ink, contrast = _ink_map(projected, centre)
-    if contrast < MIN_CONTRAST:
+    if contrast < params.min_contrast:
         return None, contrast
     return _normalise_glyph(ink), contrast
 
@@ -177,7 +195,7 @@ def _work_window(crop: NDArray[np.uint8], px_per_mm: float) -> FloatImage:
     return np.asarray(cv2.resize(part, (side, side), interpolation=interp), dtype=np.float32)
 
 
-def _project_on_gold(window: FloatImage) -> FloatImage:
+def _project_on_gold(window: FloatImage, params: NumeralParams = NUMERAL_PARAMS) -> FloatImage:
     """Each pixel projected on the colour of the gold: gold about 1, dark strokes about 0.
 
     The gold's colour is measured in the middle 20 mm, which the disc covers wherever it lies,
@@ -191,7 +209,7 @@ def _project_on_gold(window: FloatImage) -> FloatImage:
     chosen = middle[(brightness >= lo) & (brightness <= hi)]
     gold = np.median(chosen, axis=0) if len(chosen) else middle.mean(axis=0)
     gold = np.maximum(gold, 1.0)
-    if float(gold.sum()) < MIN_GOLD_BRIGHTNESS:
+    if float(gold.sum()) < params.min_gold_brightness:
         return np.ones(window.shape[:2], np.float32)  # nothing bright enough to be a gold disc
     projected = cv2.transform(window, (gold / float(gold @ gold)).reshape(1, 3).astype(np.float32))
     # Glare and highlights are no brighter than gold: they must not make the gold near them look dark.
