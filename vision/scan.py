@@ -13,9 +13,8 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -25,7 +24,7 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.colour import rgb_to_bgr_float, shaded_distance
-from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm
+from vision.geometry import CANONICAL
 from vision.learn.improvise import IMPROVISE_PARAMS, ImproviseParams, improvise
 from vision.learn.pieces import PIECE_PARAMS, PieceParams, warrior_looks
 from vision.load import MIN_SIDE_PX, Photo, load_photo
@@ -77,9 +76,7 @@ from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_s
 from vision.read.numerals import (
     NUMERAL_PARAMS,
     NumeralParams,
-    assign_gold_values,
-    numeral_probabilities,
-    overruled,
+    read_gold_values,
 )
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
 from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, looks_details, matched_face
@@ -134,10 +131,6 @@ class ScanParams:
     #: On the tuning photos of both worlds the reference kit matched by 0.164 at the least, other
     #: copies by 0.096 at the most: the margin lies between.
     art_match_margin: float = 0.13
-    #: The kit's values may overrule this many of the gold numerals as read, and the values stay as
-    #: sure as the numerals say (:func:`read_gold_values`): on the tuning photos of both worlds, where
-    #: one was overruled (8 photos) the values were right; where 3 and 4 were, once wrong in 5 places.
-    most_overruled: int = 1
     #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures.
     maybe_occupied: float = 0.05
     #: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
@@ -153,9 +146,6 @@ class ScanParams:
     #: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`)
     #: makes it the likelier (chosen on the tuning copies).
     near_weight: float = 5.0
-    #: Margin around a gold cell in the crop handed to the numeral reader, and the crop's finest scale.
-    gold_crop_margin_mm: float = 5.0
-    max_gold_px_per_mm: float = 6.0
     # Each stage's own, passed down to it. (Finding the board by features keeps its module's
     # defaults, FeatureParams, and by gold and grid GridParams' but for the first layouts tried:
     # the tests stand in for those stages with functions of their old signatures.)
@@ -548,7 +538,14 @@ def scan_image(
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
-    gold = timer.run("numerals", read_gold_values, image, view.located.homography, params)
+    gold = timer.run(
+        "numerals",
+        read_gold_values,
+        image,
+        view.located.homography,
+        params.numerals,
+        doubtful=params.assemble.doubtful,
+    )
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     readings = Readings(cells, slots, gold, glare, unknown, params)
     with timer.stage("assemble"):
@@ -985,48 +982,3 @@ def grid_located(fit: GridFit) -> Located:
     """A board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid`), as the locate stage
     reports one: its crossings agreeing out of those looked for."""
     return Located(fit.homography, fit.crossings, fit.looked_for, found_by=fit.found_by)
-
-
-def gold_crop(
-    image: Image, homography: FloatArray, cell: Cell, params: ScanParams = SCAN_PARAMS
-) -> tuple[Image, float]:
-    """A top-down crop of one cell and a margin, at about the photo's own resolution there."""
-    x0, y0 = cell_origin_mm(cell)
-    margin = params.gold_crop_margin_mm
-    side = PITCH_MM + 2 * margin
-    corners = np.array([[x0, y0], [x0 + PITCH_MM, y0], [x0 + PITCH_MM, y0 + PITCH_MM], [x0, y0 + PITCH_MM]])
-    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    native = np.sqrt(cv2.contourArea(quad.astype(np.float32))) / PITCH_MM
-    px_per_mm = float(min(params.max_gold_px_per_mm, max(1.5, native)))
-    view = FaceRaster(px_per_mm)
-    size = round(side * px_per_mm)
-    shift = np.array([[1, 0, x0 - margin], [0, 1, y0 - margin], [0, 0, 1]], np.float64)
-    to_image = homography @ shift @ np.linalg.inv(view.from_mm())
-    crop = cv2.warpPerspective(
-        image,
-        to_image,
-        (size, size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return cast(Image, crop), px_per_mm
-
-
-def read_gold_values(
-    image: Image, homography: FloatArray, params: ScanParams = SCAN_PARAMS
-) -> dict[Cell, tuple[int | None, float]]:
-    """The value of the gold on each gold cell, with its confidence, under the 7,6,6,5,5,4,4,3 constraint.
-
-    One numeral misread, the values left say which it was; where the kit's values overrule more of
-    the numerals as read (:attr:`ScanParams.most_overruled`), how they are shared out is a guess
-    (a blurred photo's numerals), and every value is doubtful.
-    """
-    rows = []
-    for cell in GOLD_CELLS:
-        crop, px_per_mm = gold_crop(image, homography, cell, params)
-        rows.append(numeral_probabilities(crop, px_per_mm, params.numerals))
-    probabilities = np.array(rows)
-    values, confidences = assign_gold_values(probabilities)
-    if overruled(probabilities, values) > params.most_overruled:
-        confidences = tuple(min(conf, params.assemble.doubtful) for conf in confidences)
-    return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}

@@ -369,7 +369,8 @@ def test_assignment_rejects_bad_input() -> None:
 def test_gold_values_the_kit_overrules_in_several_places_are_all_doubtful(
     misread: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import vision.scan
+    import vision.read.numerals as numerals
+    from vision.read.assemble import ASSEMBLE_PARAMS
 
     # Sure numerals, right but for ``misread`` tokens read surely as a 7 (the kit has one 7).
     truth = (7, 6, 6, 5, 5, 4, 4, 3)
@@ -377,12 +378,12 @@ def test_gold_values_the_kit_overrules_in_several_places_are_all_doubtful(
     for row, value in enumerate(truth):
         rows[row, VALUES.index(7 if 0 < row <= misread else value)] = 0.98
     read = iter(rows)
-    monkeypatch.setattr(vision.scan, "gold_crop", lambda *args: (np.zeros((8, 8, 3), np.uint8), 4.0))
-    monkeypatch.setattr(vision.scan, "numeral_probabilities", lambda crop, px_per_mm, *_: next(read))
-    gold = vision.scan.read_gold_values(np.zeros((8, 8, 3), np.uint8), np.eye(3))
+    monkeypatch.setattr(numerals, "gold_crop", lambda *args: (np.zeros((8, 8, 3), np.uint8), 4.0))
+    monkeypatch.setattr(numerals, "numeral_probabilities", lambda crop, px_per_mm, *_: next(read))
+    doubtful = ASSEMBLE_PARAMS.doubtful
+    gold = numerals.read_gold_values(np.zeros((8, 8, 3), np.uint8), np.eye(3), doubtful=doubtful)
     confidences = [conf for _, conf in gold.values()]
-    doubtful = vision.scan.SCAN_PARAMS.assemble.doubtful
-    if misread > vision.scan.SCAN_PARAMS.most_overruled:
+    if misread > numerals.NUMERAL_PARAMS.most_overruled:
         # How the values are shared out is a guess: every one is marked, right or not.
         assert max(confidences) <= doubtful
     else:
