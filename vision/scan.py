@@ -1,19 +1,17 @@
 """The scanner's pipeline: photo bytes in, position with confidences out, each stage timed.
 
-Stages, each a function of arrays: load (:mod:`vision.load`), locate
-(:mod:`vision.locate.features`), register to the millimetre (:mod:`vision.locate.register`),
-rectify and balance the light (:mod:`vision.read.rectify`), read cells
-(:mod:`vision.read.cells`), read slots (:mod:`vision.read.slots`), read the gold
-numerals (:mod:`vision.read.numerals`), assemble (:mod:`vision.read.assemble`).
-"""
+Stages, each a function of arrays: load (:mod:`vision.load`); find the board and see it from
+above (:mod:`vision.locate.find`: the art's features, :mod:`vision.locate.features`, registered to
+the millimetre, :mod:`vision.locate.register`, or its gold and grid, :mod:`vision.locate.grid`;
+rectified and its light balanced, :mod:`vision.read.rectify`, as :class:`vision.read.view.BoardView`);
+read slots (:mod:`vision.read.slots`) and cells (:mod:`vision.read.cells`, judged here with what
+the copy's warrior pictures add, :mod:`vision.read.tokens`); read the gold numerals
+(:mod:`vision.read.numerals`); assemble (:mod:`vision.read.assemble`)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Collection, Iterable, Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,146 +23,46 @@ from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL
-from vision.learn.improvise import IMPROVISE_PARAMS, ImproviseParams, improvise
-from vision.learn.pieces import PIECE_PARAMS, PieceParams, warrior_looks
+from vision.learn.pieces import warrior_looks
 from vision.load import MIN_SIDE_PX, Photo, load_photo
 from vision.locate.features import (
-    SEARCH_ATTEMPTS,
-    Camera,
     FoundBy,
     Located,
-    NoBoardError,
-    camera_from_homography,
-    locate,
 )
-from vision.locate.grid import (
-    GRID_PARAMS,
-    GRID_WAYS,
-    GoldSearch,
-    GridFit,
-    GridParams,
-    gold_search,
-    locate_by_grid,
-    refine_on_grid,
-)
-from vision.locate.lattice import gold_twins
-from vision.locate.register import (
-    ART_MATCH_PARAMS,
-    REGISTER_PARAMS,
-    ArtMatchParams,
-    RegisterParams,
-    Registration,
-    art_match,
-    register,
-)
+from vision.locate.find import find_board, improvised_only
 from vision.logistic import logistic
-from vision.looks import REFERENCE_GOLD, Kind, Looks, reference_looks
-from vision.read.assemble import ASSEMBLE_PARAMS, Assembled, AssembleParams, assemble
+from vision.looks import Kind, Looks
+from vision.params import SCAN_PARAMS, ScanParams
+from vision.read.assemble import Assembled, assemble
 from vision.read.cells import (
-    CELL_PARAMS,
-    CellParams,
     CellReading,
     CellSigns,
     Discs,
     cell_pixels,
-    cell_signs,
     occupied_probability,
     photo_colours,
     read_cells,
 )
-from vision.read.glare import GLARE_PARAMS, GlareParams, clipped_mask, clipped_shares, on_card
+from vision.read.glare import clipped_shares
 from vision.read.numerals import (
-    NUMERAL_PARAMS,
-    NumeralParams,
     read_gold_values,
 )
-from vision.read.rectify import RECTIFY_PARAMS, RectifyParams, balance, face_view, rectify, to_float
-from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams, looks_details, matched_face
 from vision.read.slots import (
-    SLOT_PARAMS,
-    SlotParams,
     SlotReading,
-    estimate_wood,
-    leans_mm,
-    matte_foot,
-    palisade_mask,
     read_slots,
-    slot_features,
 )
 from vision.read.tokens import (
-    TOKEN_PARAMS,
-    TokenParams,
     hidden_occupied,
     hidden_signs,
     match_levels,
     occupied_odds,
     token_match,
 )
-from vision.texture import TEXTURE_PARAMS, TextureParams, fine_detail
+from vision.read.view import BoardView, token_colours, view_cell_signs, view_matte_foot, view_slot_features
+from vision.timing import Timer
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class ScanParams:
-    """The pipeline's hand-set numbers, and each stage's own that it passes down."""
-
-    #: Fewer patches of the art than this agreeing on the board's place (:mod:`vision.locate.register`),
-    #: and the slower ways of finding the board are tried too; on the tuning photos a board found
-    #: right had at least 59.
-    confident_patches: int = 45
-    #: Fewer than this agreeing even then, and the art is not the looks': another copy whose frame
-    #: the features matched. On the tuning photos the reference kit's boards had at least 59 and
-    #: other copies found by its features at most 13.
-    art_matched_patches: int = 30
-    #: The gold's layouts tried before the slow features, which cost less than the rest of the
-    #: gold and grid's search where that finds nothing (2 to 5 s on the tuning photos). On the tuning
-    #: photos of both worlds that the fast features missed (with 46 raster copies), 72 of the 75
-    #: boards the gold found locked within its first 3 layouts, the others by the 5th and 8th, and
-    #: the slow features found those 3.
-    first_gold_tries: int = 3
-    #: A board found by its gold and grid is the reference kit when the art inside its cells matches
-    #: the reference face by at least this much more than chance does (a difference of correlations,
-    #: :func:`vision.locate.register.art_match`): another copy's art matches it by chance alone.
-    #: On the tuning photos of both worlds the reference kit matched by 0.164 at the least, other
-    #: copies by 0.096 at the most: the margin lies between.
-    art_match_margin: float = 0.13
-    #: Cells at least this likely to hold a warrior have its colour weighed by the warriors' pictures.
-    maybe_occupied: float = 0.05
-    #: Cells the face reads as empty, or as holding a token, with at least this much doubt at most.
-    sure_empty: float = 0.05
-    #: A hidden gold cell's pixel is gold when this near the gold's colour; a token shows this share
-    #: of its cell's disc as gold at least.
-    gold_near: float = 0.25
-    gold_full_share: float = 0.4
-    #: How sharply a better warrior match (normalised correlation) makes its colour the likelier, and
-    #: how much the colour votes count beside it (chosen on the tuning copies).
-    token_match_weight: float = 20.0
-    vote_power: float = 0.5
-    #: How sharply a larger share of pixels near a colour (:attr:`vision.read.cells.CellSigns.near`)
-    #: makes it the likelier (chosen on the tuning copies).
-    near_weight: float = 5.0
-    # Each stage's own, passed down to it. (Finding the board by features keeps its module's
-    # defaults, FeatureParams, and by gold and grid GridParams' but for the first layouts tried:
-    # the tests stand in for those stages with functions of their old signatures.)
-    register: RegisterParams = REGISTER_PARAMS
-    art: ArtMatchParams = ART_MATCH_PARAMS
-    improvise: ImproviseParams = IMPROVISE_PARAMS
-    rectify: RectifyParams = RECTIFY_PARAMS
-    sharpness: SharpnessParams = SHARPNESS_PARAMS
-    texture: TextureParams = TEXTURE_PARAMS
-    slots: SlotParams = SLOT_PARAMS
-    cells: CellParams = CELL_PARAMS
-    tokens: TokenParams = TOKEN_PARAMS
-    pieces: PieceParams = PIECE_PARAMS
-    assemble: AssembleParams = ASSEMBLE_PARAMS
-    glare: GlareParams = GLARE_PARAMS
-    numerals: NumeralParams = NUMERAL_PARAMS
-
-
-SCAN_PARAMS = ScanParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,23 +124,6 @@ class Scan:
         }
 
 
-class _Timer:
-    def __init__(self) -> None:
-        self.ms: dict[str, float] = {}
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.ms[name] = self.ms.get(name, 0.0) + 1000 * (time.perf_counter() - start)
-
-    def run(self, name: str, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with self.stage(name):
-            return function(*args, **kwargs)
-
-
 def scan(
     data: bytes,
     *,
@@ -260,244 +141,12 @@ def scan(
 
     Raises :class:`vision.load.PhotoError` (unreadable) or :class:`vision.locate.features.NoBoardError`.
     """
-    timer = _Timer()
+    timer = Timer()
     photo: Photo = timer.run("load", load_photo, data, min_side=MIN_SIDE_PX)
     return scan_image(
         photo.image, profile=profile, players=players, variant=variant, timer=timer, params=params,
         as_unknown=as_unknown,
     )  # fmt: skip
-
-
-@dataclass(frozen=True, eq=False)
-class BoardView:
-    """The board found in a photo and seen from above under the face's own light."""
-
-    located: Located
-    camera: Camera
-    balanced: npt.NDArray[np.float32]
-    glare: npt.NDArray[np.float32]
-    face: npt.NDArray[np.float32]
-    white: FloatArray
-    #: :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, for the readers' texture signs.
-    details: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
-    #: The palisades' colour in ``balanced``: the profile's, or read off the photo where the profile
-    #: could only guess it (:func:`vision.read.slots.estimate_wood`).
-    wood: npt.NDArray[np.float32]
-    #: Where the photo clipped under a lamp's reflection (:func:`vision.read.glare.clipped_mask`):
-    #: nothing there can be read.
-    clipped: npt.NDArray[np.bool_] | None = None
-    #: The part of ``clipped`` that can only be the glossy card mirroring a lamp (:func:`card_glare`):
-    #: the readers leave it unread.
-    card_glare: npt.NDArray[np.bool_] | None = None
-    #: How many patches of the art agreed on the board's place (:mod:`vision.locate.register`), or None
-    #: where the board was found by its gold and grid instead.
-    agreeing: int | None = None
-
-
-def board_view(
-    image: Image,
-    profile: Looks,
-    timer: _Timer | None = None,
-    found: Located | None = None,
-    params: ScanParams = SCAN_PARAMS,
-) -> BoardView:
-    """Locate the board in an upright BGR photo (unless ``found`` says where it is), rectify it and
-    balance its light."""
-    timer = timer or _Timer()
-    face = face_view(profile, CANONICAL)
-    if found is not None:
-        return _seen(image, profile, found, face, timer, params)
-    found, registration = _found_by_features(image, profile, face, timer, params)
-    return _registered_view(image, profile, found, registration, face, timer, params)
-
-
-def _found_by_features(
-    image: Image,
-    profile: Looks,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-    attempts: int = len(SEARCH_ATTEMPTS),
-    first_attempt: int = 0,
-) -> tuple[Located, Registration]:
-    """The board found by the features of ``profile``'s art, by :data:`SEARCH_ATTEMPTS` from
-    ``first_attempt`` to at most ``attempts``, and how the art registered there."""
-    found = timer.run("locate", locate, image, profile, first_attempt, attempts=attempts)
-    registration = timer.run("register", register, image, found.homography, face, CANONICAL, params.register)
-    # Few patches of art agreeing on where the board is means the features matched badly (a hand,
-    # a steep view of a finished game): the later, slower attempts may find it better.
-    attempt = found.attempt
-    while registration.agreeing < params.confident_patches and attempt + 1 < attempts:
-        try:
-            again = timer.run("locate", locate, image, profile, attempt + 1, attempts=attempts)
-        except NoBoardError:
-            break
-        attempt = again.attempt
-        second = timer.run("register", register, image, again.homography, face, CANONICAL, params.register)
-        if second.agreeing > registration.agreeing:
-            found, registration = again, second
-    return found, registration
-
-
-def _registered_view(
-    image: Image,
-    profile: Looks,
-    found: Located,
-    registration: Registration,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-) -> BoardView:
-    settled = replace(found, homography=registration.homography)
-    seen = _seen(image, profile, settled, face, timer, params, registration.warp)
-    return replace(seen, agreeing=registration.agreeing)
-
-
-def _seen(
-    image: Image,
-    profile: Looks,
-    located: Located,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-    warp: npt.NDArray[np.float64] | None = None,
-) -> BoardView:
-    """The board view once the board's place in the photo is settled (``warp``: what the homography
-    leaves, where registration fitted it)."""
-    height, width = image.shape[:2]
-    camera = camera_from_homography(located.homography, width, height)
-    with timer.stage("rectify"):
-        tokens = (*token_colours(profile).values(), rgb_to_bgr_float(profile.wood))
-        topdown = rectify(image, located.homography, CANONICAL, warp)
-        balanced = balance(to_float(topdown), face, CANONICAL, tokens, params.rectify)
-        # From here on the face is compared with the photo as blurred as the photo is there.
-        # An improvised profile serves one photo: its face's blurred details are not kept.
-        kept = profile.kind is not Kind.IMPROVISED
-        blurred_details = looks_details(profile, CANONICAL, params.sharpness) if kept else None
-        face, _ = matched_face(balanced.image, face, CANONICAL, params.sharpness, blurred_details)
-        details = fine_detail(balanced.image, face, params.texture)
-        wood = rgb_to_bgr_float(profile.wood)
-        if not profile.wood_seen:
-            wood = estimate_wood(balanced.image, face, wood, CANONICAL, leans_mm(camera), params=params.slots)
-    clipped = clipped_mask(topdown, params.glare)
-    return BoardView(
-        located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood,
-        clipped=clipped, card_glare=card_glare(clipped, camera, profile),
-    )  # fmt: skip
-
-
-def token_colours(profile: Looks) -> dict[str, npt.NDArray[np.float32]]:
-    """``"gold"`` then each player's colour, as the float BGR the readers compare with."""
-    return {"gold": rgb_to_bgr_float(profile.gold)} | {
-        name: rgb_to_bgr_float(rgb) for name, rgb in profile.colours.items()
-    }
-
-
-def warrior_colours(profile: Looks) -> tuple[npt.NDArray[np.float32], ...]:
-    """Each player's colour: what may cover a grid line besides a palisade (a gold coin never reaches one)."""
-    return tuple(rgb_to_bgr_float(rgb) for rgb in profile.colours.values())
-
-
-#: A photo clips where two channels reach the ceiling (:attr:`GlareParams.channels`): a warrior
-#: whose colour's two brightest channels are at least this share of white (sRGB, as the profile
-#: holds it, in the light it was seen in) is within a stop and a half of clipping, and a bright
-#: lamp can clip it as it clips the card.
-CLIPPING_COLOUR = 0.6
-
-
-def glare_is_card(profile: Looks) -> bool:
-    """Whether what clipped on the board (:attr:`BoardView.clipped`) can only be the glossy card
-    mirroring a lamp: the reference kit, whose art, wood and warriors are known, none of its
-    warriors light enough to clip too (:data:`CLIPPING_COLOUR`). A white warrior clips in a bright
-    photo, and is still a warrior; another copy's art may be white enough to clip where no lamp
-    shines, and what a learnt or improvised face says of it is not known well enough to tell.
-
-    >>> from vision.looks import reference_looks
-    >>> glare_is_card(reference_looks())
-    True
-    >>> from dataclasses import replace
-    >>> with_white = {"orange": (224, 123, 36), "white": (182, 167, 150)}  # white, in warm light
-    >>> glare_is_card(replace(reference_looks(), colours=with_white))
-    False
-    >>> glare_is_card(replace(reference_looks(), kind=Kind.LEARNT))
-    False
-    """
-    return profile.kind is Kind.REFERENCE and all(
-        sorted(rgb)[1] < CLIPPING_COLOUR * 255 for rgb in profile.colours.values()
-    )
-
-
-def card_glare(
-    clipped: npt.NDArray[np.bool_] | None, camera: Camera, profile: Looks
-) -> npt.NDArray[np.bool_] | None:
-    """Where the photo ``clipped``, where that can only be the card (:func:`glare_is_card`), or None.
-
-    A patch lying where a palisade could stand or lean as ``camera`` sees it may be a pale stick's
-    lit face (:func:`vision.read.glare.on_card`): it is left to the readers."""
-    if clipped is None or not glare_is_card(profile):
-        return None
-    return on_card(clipped, palisade_mask(SLOTS, camera))
-
-
-def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
-    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``;
-    what clipped there is the card showing where it can be nothing else (:func:`glare_is_card`)."""
-    return slot_features(
-        view.balanced,
-        view.face,
-        view.wood,
-        view.camera,
-        CANONICAL,
-        warrior_colours(profile),
-        view.glare,
-        view.details,
-        view.card_glare,
-        params=params.slots,
-    )
-
-
-def view_matte_foot(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
-    """:func:`vision.read.slots.matte_foot` on a board seen with ``profile``, as
-    :func:`view_slot_features` reads the slots."""
-    return matte_foot(
-        view.balanced,
-        view.face,
-        view.wood,
-        view.camera,
-        CANONICAL,
-        warrior_colours(profile),
-        view.glare,
-        view.card_glare,
-        params=params.slots,
-    )
-
-
-def view_cell_signs(
-    view: BoardView,
-    profile: Looks,
-    palisades: Iterable[Slot],
-    params: ScanParams = SCAN_PARAMS,
-    targets: dict[str, npt.NDArray[np.float32]] | None = None,
-    discs: Discs | None = None,
-) -> CellSigns:
-    """The cell reader's signs (:func:`vision.read.cells.cell_signs`), leaving out what ``palisades`` hide
-    and where the photo clipped under glare, where that can only be the card (:func:`glare_is_card`):
-    nothing is seen there. The tokens' colours are ``targets``, or else the profile's; ``discs``,
-    what an earlier reading of the same view and palisades saw before comparing colours."""
-    return cell_signs(
-        view.balanced,
-        view.face,
-        token_colours(profile) if targets is None else targets,
-        CANONICAL,
-        view.glare,
-        None if discs is not None else palisade_mask(palisades, view.camera),
-        view.white,
-        (view.wood,),
-        view.details,
-        view.card_glare,
-        params=params.cells,
-        discs=discs,
-    )
 
 
 def scan_image(
@@ -506,16 +155,16 @@ def scan_image(
     profile: Looks | None = None,
     players: tuple[str, ...] | None = None,
     variant: str = "armadora",
-    timer: _Timer | None = None,
+    timer: Timer | None = None,
     params: ScanParams = SCAN_PARAMS,
     as_unknown: bool = False,
 ) -> Scan:
     """Read an upright BGR photo already in memory (``as_unknown``: as :func:`scan`)."""
-    timer = timer or _Timer()
+    timer = timer or Timer()
     if as_unknown:
-        view, profile, unknown = (*_improvised_only(image, timer, params), True)
+        view, profile, unknown = (*improvised_only(image, timer, params), True)
     else:
-        view, profile, unknown = _view_of_some_copy(image, profile, timer, params)
+        view, profile, unknown = find_board(image, profile, timer, params)
     targets = token_colours(profile)
     with timer.stage("slots"):
         slots = read_slots(
@@ -756,229 +405,3 @@ UNKNOWN_COPY = Problem(
     "this board is not the reference kit and no profile of its copy was given: read without one, "
     "colours named after the nearest known colour (armadora calibrate makes a profile)",
 )
-
-
-def _view_of_some_copy(
-    image: Image, profile: Looks | None, timer: _Timer, params: ScanParams
-) -> tuple[BoardView, Looks, bool]:
-    """The board view, the profile it was seen with, and whether that was improvised.
-
-    The cheap ways first: the art's fast features, else the gold laid on its first few layouts and
-    confirmed by the grid (:func:`_cheap_look`), which find any copy's board, and whether the art
-    lies there. Then the slow features; only where they too fail to place the board surely, the
-    whole search of the gold and grid, its lines and the outline, which costs seconds where it
-    finds nothing. With no profile given, the reference kit's is looked for; a board found by its
-    gold and grid whose art is not the reference kit's is another copy, read with a profile
-    improvised from the photo (:mod:`vision.learn.improvise`).
-    """
-    looks = profile or reference_looks()
-    face = face_view(looks, CANONICAL)
-    first_gold = replace(GRID_PARAMS, gold_tries=params.first_gold_tries)
-    cheap = _cheap_look(image, looks, face, timer, params, first_gold, (FoundBy.GOLD,))
-    seen = _seen_on_grid(image, profile, looks, cheap, face, timer, params)
-    if seen is not None:
-        return seen
-    slow: tuple[Located, Registration] | None = None
-    refusal: NoBoardError | None = None
-    try:
-        slow = _found_by_features(image, looks, face, timer, params, first_attempt=1)
-    except NoBoardError as error:
-        refusal = error
-    if cheap.fit is None and (slow is None or slow[1].agreeing < params.confident_patches):
-        cheap = _grid_look(image, cheap.placed, face, timer, params, GRID_PARAMS, GRID_WAYS, cheap.search)
-        seen = _seen_on_grid(image, profile, looks, cheap, face, timer, params)
-        if seen is not None:
-            return seen
-    # Nothing placed the board surely: the better placement of those made.
-    found = max((f for f in (cheap.placed, slow) if f is not None), key=lambda f: f[1].agreeing, default=None)
-    if found is None:
-        raise refusal or NoBoardError("no_board", "no board found: nothing in the photo looks like the board")
-    return _registered_view(image, looks, *found, face, timer, params), looks, False
-
-
-def _seen_on_grid(
-    image: Image,
-    profile: Looks | None,
-    looks: Looks,
-    cheap: _CheapLook,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-) -> tuple[BoardView, Looks, bool] | None:
-    """The board where ``cheap`` placed it with the looks' art lying there; or, with no profile
-    given, where the gold and grid found another copy, read in its own colours; else None."""
-    if cheap.art_matches and cheap.placed is not None:
-        return _registered_view(image, looks, *cheap.placed, face, timer, params), looks, False
-    if profile is None and cheap.fit is not None:
-        # The reference art does not lie on this board: another copy, read in its own colours.
-        seen = improvised_view(image, timer, params, cheap.fit)
-        if seen is not None:
-            return (*seen, True)
-    return None
-
-
-def _improvised_only(image: Image, timer: _Timer, params: ScanParams) -> tuple[BoardView, Looks]:
-    """The board found by its gold and grid and seen with looks improvised from the photo, whatever
-    its kit; :class:`NoBoardError` where the gold and grid find none."""
-    seen = improvised_view(image, timer, params)
-    if seen is None:
-        raise NoBoardError("no_board", "no board found by its gold and grid")
-    return seen
-
-
-def reference_view(image: Image, params: ScanParams = SCAN_PARAMS) -> BoardView | None:
-    """The board as :func:`scan_image` sees it in an upright BGR photo with no profile given, where
-    it takes it for the reference kit; None where it takes it for another copy.
-
-    The fit reads its tuning photos this way, so that the readers learn the views the scan gives
-    them: found by the art's features, or by the gold and grid where those fail (glare, a steep view).
-    Raises :class:`vision.locate.features.NoBoardError` where no board is found.
-    """
-    view, _, unknown = _view_of_some_copy(image, None, _Timer(), params)
-    return None if unknown else view
-
-
-@dataclass(frozen=True, eq=False)
-class _CheapLook:
-    """What the quick ways of finding a board found: the best placement and how the art registered
-    there, the gold-and-grid fit if one was made, and whether the looks' art lies there."""
-
-    placed: tuple[Located, Registration] | None
-    fit: GridFit | None
-    art_matches: bool
-    #: The search of the gold and grid, where one began: a wider one goes on from it.
-    search: GoldSearch | None = None
-
-
-def _cheap_look(
-    image: Image,
-    looks: Looks,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-    grid: GridParams,
-    ways: Collection[FoundBy],
-) -> _CheapLook:
-    """The fast features of ``looks``' art (:data:`SEARCH_ATTEMPTS`' first) and, unless they place
-    the board surely, its gold and grid by ``ways`` (:func:`_grid_look`)."""
-    quick: tuple[Located, Registration] | None = None
-    with suppress(NoBoardError):
-        quick = _found_by_features(image, looks, face, timer, params, attempts=1)
-    if quick is not None and quick[1].agreeing >= params.confident_patches:
-        return _CheapLook(quick, None, True)
-    if quick is not None:
-        confirmed = _confirmed_on_grid(image, quick, face, timer, params)
-        if confirmed is not None:
-            return _CheapLook(confirmed, None, True)
-    return _grid_look(image, quick, face, timer, params, grid, ways)
-
-
-def _grid_look(
-    image: Image,
-    placed: tuple[Located, Registration] | None,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-    grid: GridParams,
-    ways: Collection[FoundBy],
-    search: GoldSearch | None = None,
-) -> _CheapLook:
-    """The board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid` by
-    ``ways``, going on from ``search`` where an earlier look began one), the better placed of that
-    and ``placed``, and whether the face's art lies there (:func:`vision.locate.register.art_match`):
-    a board found by the grid and not matching would not be found by the slower features either."""
-    gold = rgb_to_bgr_float(REFERENCE_GOLD) * 255
-    with timer.stage("locate"):
-        search = search or gold_search(image, gold, grid)
-        fit = locate_by_grid(image, gold, grid, ways, search)
-    if fit is None:
-        return _CheapLook(placed, None, False, search)
-    best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
-    twin = art_twin(image, fit, face, params, timer) if art < params.art_match_margin else None
-    if twin is not None:
-        fit = twin
-        best, art = _better_placed(image, placed, grid_located(fit), face, timer, params)
-    return _CheapLook(best, fit, art >= params.art_match_margin, search)
-
-
-def art_twin(
-    image: Image,
-    fit: GridFit,
-    face: npt.NDArray[np.float32],
-    params: ScanParams = SCAN_PARAMS,
-    timer: _Timer | None = None,
-) -> GridFit | None:
-    """The grid fit moved to the place its gold can hardly tell from its own
-    (:func:`vision.locate.lattice.gold_twins`) where the looks' art lies, or None.
-
-    Where the grid's lines hardly show (a late game, glare), a board turned half round and two
-    columns along still has six of its eight gold cells on gold: the art inside the cells is the
-    one sign left, and without this the board would be taken for another copy.
-    """
-    with (timer or _Timer()).stage("register"):
-        moved = [fit.homography @ move for move in gold_twins()]
-        arts = [art_match(image, h, face, CANONICAL, params.art, params.register) for h in moved]
-    best = int(np.argmax(arts))
-    if arts[best] < params.art_match_margin:
-        return None
-    return replace(fit, homography=moved[best], found_by=FoundBy.ART_ON_GRID)
-
-
-def _better_placed(
-    image: Image,
-    quick: tuple[Located, Registration] | None,
-    other: Located,
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-) -> tuple[tuple[Located, Registration], float]:
-    """``other`` registered on the face, or the fast features' placement ``quick`` where more of
-    its patches agree; and how well the looks' art lies there
-    (:func:`vision.locate.register.art_match`)."""
-    on_other = timer.run("register", register, image, other.homography, face, CANONICAL, params.register)
-    best = (other, on_other)
-    if quick is not None and quick[1].agreeing > on_other.agreeing:
-        best = quick
-    with timer.stage("register"):
-        art = art_match(image, best[1].homography, face, CANONICAL, params.art, params.register)
-    return best, art
-
-
-def _confirmed_on_grid(
-    image: Image,
-    quick: tuple[Located, Registration],
-    face: npt.NDArray[np.float32],
-    timer: _Timer,
-    params: ScanParams,
-) -> tuple[Located, Registration] | None:
-    """The fast features' placement pulled onto the printed grid's crossings, where the grid
-    confirms it and the looks' art lies there (:func:`vision.locate.register.art_match`), or None.
-
-    One pull onto the grid costs what one of the gold search's many starts does: where the
-    features placed the board roughly but not surely (glare, blur, a steep view), it saves the
-    search. A placement a whole cell off can lock onto the grid too, but not onto the art.
-    """
-    refined, crossings, _ = timer.run("locate", refine_on_grid, image, quick[0].homography)
-    if crossings < GRID_PARAMS.confirming_crossings:
-        return None
-    best, art = _better_placed(image, quick, replace(quick[0], homography=refined), face, timer, params)
-    return best if art >= params.art_match_margin else None
-
-
-def improvised_view(
-    image: Image, timer: _Timer | None = None, params: ScanParams = SCAN_PARAMS, fit: GridFit | None = None
-) -> tuple[BoardView, Looks] | None:
-    """The board found by its gold and grid (``fit``, where found already), seen with a profile
-    improvised from the photo (:func:`vision.learn.improvise.improvise`), or None."""
-    timer = timer or _Timer()
-    improvised = timer.run("locate", improvise, image, params=params.improvise, fit=fit)
-    if improvised is None:
-        return None
-    view = board_view(image, improvised.profile, timer, grid_located(improvised.fit), params)
-    return view, improvised.profile
-
-
-def grid_located(fit: GridFit) -> Located:
-    """A board found by its gold and grid (:func:`vision.locate.grid.locate_by_grid`), as the locate stage
-    reports one: its crossings agreeing out of those looked for."""
-    return Located(fit.homography, fit.crossings, fit.looked_for, found_by=fit.found_by)

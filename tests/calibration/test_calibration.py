@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from renders import Renders
 
-import vision.scan
+import vision.locate.find
 from calibration.profile import (
     REFERENCE_GOLD,
     Profile,
@@ -44,6 +44,7 @@ from vision.locate.grid import (
     refine_on_grid,
 )
 from vision.locate.register import art_match
+from vision.params import SCAN_PARAMS
 from vision.read.rectify import face_view
 from vision.read.tokens import (
     IMPROVISED_WEIGHTS,
@@ -53,7 +54,7 @@ from vision.read.tokens import (
     match_levels,
     occupied_odds,
 )
-from vision.scan import SCAN_PARAMS, scan
+from vision.scan import scan
 from vision.train.fit import warrior_data
 from vision.worlds.raster.copies import TUNING_COPIES
 from vision.worlds.raster.dataset import render_in_set
@@ -453,13 +454,13 @@ def test_without_a_profile_an_unknown_copy_is_still_found_and_flagged(
 ) -> None:
     photo = render_photo(4_000_010, players=2, copy=COPY, size=SIZE, quality=92, tilt_deg=15.0)
     tried: list[int] = []
-    real_locate = vision.scan.locate
+    real_locate = vision.locate.find.locate
 
     def counted(image: np.ndarray, profile: object, first_attempt: int = 0, **options: object) -> Located:
         tried.append(first_attempt)
         return real_locate(image, profile, first_attempt, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(vision.scan, "locate", counted)
+    monkeypatch.setattr(vision.locate.find, "locate", counted)
     result = scan(photo.data)
     assert result.warnings[0].code == "unknown_copy"
     comparison = compare(result.position.to_json(), photo.truth)
@@ -490,8 +491,8 @@ def test_another_copy_whose_frame_the_reference_features_find_is_read_as_unknown
     # The board is full and one player's outlines are all unclear: that player's warriors are
     # found by their colour and emblem.
     photo = render_in_set("copies-tuning", 302)
-    view = vision.scan.board_view(load_photo(photo.data).image, default_profile())
-    assert view.agreeing is not None and view.agreeing < vision.scan.SCAN_PARAMS.art_matched_patches
+    view = vision.locate.find.board_view(load_photo(photo.data).image, default_profile())
+    assert view.agreeing is not None and view.agreeing < SCAN_PARAMS.art_matched_patches
     result = scan(photo.data)
     assert result.warnings[0].code == "unknown_copy"
     comparison = compare(result.position.to_json(), photo.truth)
@@ -588,12 +589,12 @@ def test_a_calibrated_board_whose_art_is_not_found_is_found_by_its_gold_and_grid
     def no_features(image: np.ndarray, profile: object, first_attempt: int = 0, **_: object) -> Located:
         raise NoBoardError("no_board", "no board found: too few of its art's features")
 
-    monkeypatch.setattr(vision.scan, "locate", no_features)
+    monkeypatch.setattr(vision.locate.find, "locate", no_features)
     result = scan(photo.data, profile=learnt.profile)
     assert result.located.found_by is not FoundBy.FEATURES
     assert not any(w.code == "unknown_copy" for w in result.warnings)
     assert compare(result.position.to_json(), photo.truth).occupancy_right >= 39
-    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda image, gold, *_: None)
+    monkeypatch.setattr(vision.locate.find, "locate_by_grid", lambda image, gold, *_: None)
     with pytest.raises(NoBoardError):
         scan(photo.data, profile=learnt.profile)
 

@@ -10,18 +10,20 @@ import numpy as np
 import pytest
 from faces import photo_of_face
 
-import vision.scan
+import vision.locate.find
 from calibration.profile import default_profile
 from engine.board import CELLS, Cell, Slot
 from vision.geometry import CANONICAL, board_corners_mm, cell_centre_mm, slot_segment_mm, warp_shifts
 from vision.locate.features import FoundBy, Located, NoBoardError, project
 from vision.locate.grid import GRID_PARAMS, GRID_WAYS, GridParams
 from vision.locate.register import register
+from vision.params import SCAN_PARAMS
 from vision.read.cells import cell_coordinates
 from vision.read.rectify import face_view, rectify, to_float
 from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import slot_features
 from vision.texture import fine_detail, texture_match
+from vision.timing import Timer
 
 #: A tilted board about 3 px/mm across a 1600x1100 photo: board millimetres to photo pixels.
 TRUE_HOMOGRAPHY = np.array([[3.0, 0.25, 120.0], [0.08, 2.7, 90.0], [0.0002, 0.0004, 1.0]])
@@ -115,8 +117,8 @@ def test_a_board_found_badly_is_looked_for_again_and_the_better_kept(monkeypatch
             return Located(wrong, 40, 60, attempt=0)
         return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
 
-    monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    view = vision.scan.board_view(photo, default_profile())
+    monkeypatch.setattr(vision.locate.find, "locate", fake_locate)
+    view = vision.locate.find.board_view(photo, default_profile())
     assert asked[:2] == [0, 1]
     assert corner_error_mm(view.located.homography) < 0.3
 
@@ -128,8 +130,8 @@ def test_a_board_found_well_is_not_looked_for_again(monkeypatch: pytest.MonkeyPa
         asked.append(first_attempt)
         return Located(shifted(TRUE_HOMOGRAPHY, 1.0, 1.0), 400, 500, attempt=first_attempt)
 
-    monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    vision.scan.board_view(photo_of_face(TRUE_HOMOGRAPHY)[0], default_profile())
+    monkeypatch.setattr(vision.locate.find, "locate", fake_locate)
+    vision.locate.find.board_view(photo_of_face(TRUE_HOMOGRAPHY)[0], default_profile())
     assert asked == [0]
 
 
@@ -143,12 +145,12 @@ def test_features_placing_the_board_unsurely_are_confirmed_on_its_grid_without_t
         asked.append(first_attempt)
         return Located(shifted(TRUE_HOMOGRAPHY, 2.0, -1.5, 0.5), 40, 500, attempt=first_attempt)
 
-    monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    monkeypatch.setattr(vision.scan, "locate_by_grid", lambda *args: searched.append(args))
+    monkeypatch.setattr(vision.locate.find, "locate", fake_locate)
+    monkeypatch.setattr(vision.locate.find, "locate_by_grid", lambda *args: searched.append(args))
     # However many patches agree, the features alone are never sure enough here.
-    unsure = replace(vision.scan.SCAN_PARAMS, confident_patches=10**6)
-    view, _, improvised = vision.scan._view_of_some_copy(
-        photo_of_face(TRUE_HOMOGRAPHY)[0], None, vision.scan._Timer(), unsure
+    unsure = replace(SCAN_PARAMS, confident_patches=10**6)
+    view, _, improvised = vision.locate.find.find_board(
+        photo_of_face(TRUE_HOMOGRAPHY)[0], None, Timer(), unsure
     )
     assert asked == [0] and not searched and not improvised
     assert corner_error_mm(view.located.homography) < 0.3
@@ -174,19 +176,17 @@ def test_the_slow_features_run_before_the_whole_grid_search_which_they_spare_whe
     ) -> None:
         searched.append((grid.gold_tries, tuple(ways)))
 
-    monkeypatch.setattr(vision.scan, "locate", fake_locate)
-    monkeypatch.setattr(vision.scan, "locate_by_grid", fake_grid)
+    monkeypatch.setattr(vision.locate.find, "locate", fake_locate)
+    monkeypatch.setattr(vision.locate.find, "locate_by_grid", fake_grid)
     photo = photo_of_face(TRUE_HOMOGRAPHY)[0]
-    first = (vision.scan.SCAN_PARAMS.first_gold_tries, (FoundBy.GOLD,))
+    first = (SCAN_PARAMS.first_gold_tries, (FoundBy.GOLD,))
     if slow_finds:
-        view, _, improvised = vision.scan._view_of_some_copy(
-            photo, None, vision.scan._Timer(), vision.scan.SCAN_PARAMS
-        )
+        view, _, improvised = vision.locate.find.find_board(photo, None, Timer(), SCAN_PARAMS)
         assert corner_error_mm(view.located.homography) < 0.3 and not improvised
         assert asked == [0, 1] and searched == [first]
     else:
         with pytest.raises(NoBoardError):
-            vision.scan._view_of_some_copy(photo, None, vision.scan._Timer(), vision.scan.SCAN_PARAMS)
+            vision.locate.find.find_board(photo, None, Timer(), SCAN_PARAMS)
         assert searched == [first, (GRID_PARAMS.gold_tries, GRID_WAYS)]
 
 

@@ -22,6 +22,7 @@ from vision.bench.metrics import compare, match_colours
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, board_corners_mm, cell_centre_mm, slot_segment_mm
 from vision.locate.features import FoundBy, NoBoardError, camera_from_homography, locate, project
+from vision.locate.find import art_twin
 from vision.locate.grid import GridFit
 from vision.locate.lattice import lattice_move
 from vision.looks import reference_looks
@@ -43,7 +44,6 @@ from vision.read.slots import (
     relative_to_bare,
     slot_features,
 )
-from vision.scan import art_twin
 
 COLOURS = ("orange", "green", "blue", "purple")
 

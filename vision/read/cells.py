@@ -254,7 +254,7 @@ def cell_signs(
     """The signs of a token on each cell's disc, and the share of colour votes for each target.
 
     ``targets`` are the gold's colour, then each player's (as
-    :func:`vision.scan.token_colours` gives them).
+    :func:`vision.read.view.token_colours` gives them).
 
     Signs, as shares of the disc's visible pixels: unlike the face (or more
     like a token than the face); of a token's colour; light and unlike the

@@ -21,7 +21,7 @@ from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
 from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Kind, Looks, reference_looks
-from vision.scan import BoardView
+from vision.read.view import BoardView
 from vision.weights import BARE_RELATIVE, MODELS, SIGNS, fitted, write_fitted
 
 
@@ -98,7 +98,8 @@ PhotoSeer = Callable[[Path, dict[str, Any]], "tuple[BoardView, Looks] | None"]
 def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> TrainingData:
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
     from vision.read.cells import occupied_probability
-    from vision.scan import hidden_cells, picture_signs, view_cell_signs, view_slot_features
+    from vision.read.view import view_cell_signs, view_slot_features
+    from vision.scan import hidden_cells, picture_signs
 
     data = TrainingData()
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
@@ -294,7 +295,7 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
 
 
 def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str]:
-    from vision.scan import reference_view
+    from vision.locate.find import reference_view
 
     reference = reference_looks()
 
@@ -322,8 +323,8 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
 
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
     from vision.learn.pieces import fit_warrior_weights, warrior_probability
+    from vision.locate.find import board_view, improvised_view
     from vision.read.tokens import WEIGHED
-    from vision.scan import board_view, improvised_view
 
     seen_from_above = _provenance(pairs, "each seen from above by vision.learn.improvise.board_face")
     _write_fit(
