@@ -98,8 +98,8 @@ PhotoSeer = Callable[[Path, dict[str, Any]], "tuple[BoardView, Looks] | None"]
 def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> TrainingData:
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
     from vision.read.cells import occupied_probability
+    from vision.read.judge import hidden_cells, picture_signs
     from vision.read.view import view_cell_signs, view_slot_features
-    from vision.scan import hidden_cells, picture_signs
 
     data = TrainingData()
     off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
