@@ -175,8 +175,8 @@ def improvised_only(image: Image, timer: Timer, params: ScanParams) -> tuple[Boa
 
 
 def reference_view(image: Image, params: ScanParams = SCAN_PARAMS) -> BoardView | None:
-    """The board as :func:`scan_image` sees it in an upright BGR photo with no profile given, where
-    it takes it for the reference kit; None where it takes it for another copy.
+    """The board as :func:`vision.scan.scan_image` sees it in an upright BGR photo with no profile
+    given, where it takes it for the reference kit; None where it takes it for another copy.
 
     The fit reads its tuning photos this way, so that the readers learn the views the scan gives
     them: found by the art's features, or by the gold and grid where those fail (glare, a steep view).
