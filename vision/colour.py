@@ -20,6 +20,10 @@ FloatImage = npt.NDArray[np.float32]
 MIN_SHADE = 0.45
 MAX_SHADE = 1.35
 SHADE_COST = 0.15
+#: A pixel further than this from the face (:func:`shaded_distance`; the face blurred a little, as
+#: photos are, :data:`vision.texture.FACE_BLUR_PX`) is covered by something: a cell's or a slot's
+#: pixel alike, as the readers of both were fitted.
+FACE_LIMIT = 0.22
 
 
 def shaded_distance(

@@ -45,6 +45,7 @@ class TextureParams:
 TEXTURE_PARAMS = TextureParams()
 
 
+#: The face is blurred this much (pixels) to compare with a photo, which is never as sharp.
 FACE_BLUR_PX = 0.8
 
 

@@ -19,10 +19,10 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS
-from vision.colour import chroma, shaded_distance
+from vision.colour import FACE_LIMIT, chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
-from vision.texture import fine_detail, texture_match
+from vision.texture import FACE_BLUR_PX, fine_detail, texture_match
 from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
@@ -61,10 +61,6 @@ class CellParams:
 
 CELL_PARAMS = CellParams()
 
-
-#: A pixel further than this from the face (blurred a little, as photos are) is covered by something.
-FACE_LIMIT = 0.22
-FACE_BLUR_PX = 0.8
 
 EMPTY, GOLD = 0, 1
 

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import SLOTS, Slot
-from vision.colour import shaded_distance
+from vision.colour import FACE_LIMIT, shaded_distance
 from vision.geometry import (
     CANONICAL,
     PALISADE_HEIGHT_MM,
@@ -109,10 +109,6 @@ SLOT_PARAMS = SlotParams()
 #: The columns :func:`relative_to_bare` leaves as they are: the line's own signs, which say which
 #: slots are bare, and how far things lean, which is the camera's.
 ABSOLUTE_FEATURES = ("line_shows", "line_narrow", "lean")
-
-
-#: A band differs from the face when its median pixel is further than this from it.
-FACE_LIMIT = 0.22
 
 
 @dataclass(frozen=True, eq=False)
@@ -506,6 +502,7 @@ def slot_features(
         wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
+            # A band differs from the face when its median pixel does.
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
     columns.extend(line_signs(balanced, face, view, clipped, params=params))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
