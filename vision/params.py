@@ -6,32 +6,15 @@ from dataclasses import dataclass
 
 from vision.learn.improvise import IMPROVISE_PARAMS, ImproviseParams
 from vision.learn.pieces import PIECE_PARAMS, PieceParams
-from vision.locate.register import (
-    ART_MATCH_PARAMS,
-    REGISTER_PARAMS,
-    ArtMatchParams,
-    RegisterParams,
-)
+from vision.locate.register import ART_MATCH_PARAMS, REGISTER_PARAMS, ArtMatchParams, RegisterParams
 from vision.read.assemble import ASSEMBLE_PARAMS, AssembleParams
-from vision.read.cells import (
-    CELL_PARAMS,
-    CellParams,
-)
+from vision.read.cells import CELL_PARAMS, CellParams
 from vision.read.glare import GLARE_PARAMS, GlareParams
-from vision.read.numerals import (
-    NUMERAL_PARAMS,
-    NumeralParams,
-)
+from vision.read.numerals import NUMERAL_PARAMS, NumeralParams
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams
 from vision.read.sharpness import SHARPNESS_PARAMS, SharpnessParams
-from vision.read.slots import (
-    SLOT_PARAMS,
-    SlotParams,
-)
-from vision.read.tokens import (
-    TOKEN_PARAMS,
-    TokenParams,
-)
+from vision.read.slots import SLOT_PARAMS, SlotParams
+from vision.read.tokens import TOKEN_PARAMS, TokenParams
 from vision.texture import TEXTURE_PARAMS, TextureParams
 
 

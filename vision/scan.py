@@ -22,29 +22,16 @@ from engine.check import CheckReport, Problem, check
 from engine.position import Position
 from vision.geometry import CANONICAL
 from vision.load import MIN_SIDE_PX, Photo, load_photo
-from vision.locate.features import (
-    FoundBy,
-    Located,
-)
+from vision.locate.features import FoundBy, Located
 from vision.locate.find import find_board, improvised_only
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
-from vision.read.cells import (
-    CellReading,
-    Discs,
-    photo_colours,
-    read_cells,
-)
+from vision.read.cells import CellReading, Discs, photo_colours, read_cells
 from vision.read.glare import clipped_shares
 from vision.read.judge import Judged, judge_cells, weighed_shares
-from vision.read.numerals import (
-    read_gold_values,
-)
-from vision.read.slots import (
-    SlotReading,
-    read_slots,
-)
+from vision.read.numerals import read_gold_values
+from vision.read.slots import SlotReading, read_slots
 from vision.read.view import BoardView, token_colours, view_cell_signs, view_matte_foot, view_slot_features
 from vision.timing import Timer
 

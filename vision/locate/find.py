@@ -14,13 +14,7 @@ import numpy.typing as npt
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL
 from vision.learn.improvise import improvise
-from vision.locate.features import (
-    SEARCH_ATTEMPTS,
-    FoundBy,
-    Located,
-    NoBoardError,
-    locate,
-)
+from vision.locate.features import SEARCH_ATTEMPTS, FoundBy, Located, NoBoardError, locate
 from vision.locate.grid import (
     GRID_PARAMS,
     GRID_WAYS,
@@ -32,11 +26,7 @@ from vision.locate.grid import (
     refine_on_grid,
 )
 from vision.locate.lattice import gold_twins
-from vision.locate.register import (
-    Registration,
-    art_match,
-    register,
-)
+from vision.locate.register import Registration, art_match, register
 from vision.looks import REFERENCE_GOLD, Looks, reference_looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.rectify import face_view

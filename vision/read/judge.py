@@ -17,18 +17,8 @@ from vision.learn.pieces import warrior_looks
 from vision.logistic import logistic
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
-from vision.read.cells import (
-    CellSigns,
-    cell_pixels,
-    occupied_probability,
-)
-from vision.read.tokens import (
-    hidden_occupied,
-    hidden_signs,
-    match_levels,
-    occupied_odds,
-    token_match,
-)
+from vision.read.cells import CellSigns, cell_pixels, occupied_probability
+from vision.read.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
 from vision.read.view import BoardView
 
 Image = npt.NDArray[np.uint8]

@@ -12,28 +12,14 @@ import numpy.typing as npt
 from engine.board import SLOTS, Slot
 from vision.colour import rgb_to_bgr_float
 from vision.geometry import CANONICAL
-from vision.locate.features import (
-    Camera,
-    Located,
-    camera_from_homography,
-)
+from vision.locate.features import Camera, Located, camera_from_homography
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
-from vision.read.cells import (
-    CellSigns,
-    Discs,
-    cell_signs,
-)
+from vision.read.cells import CellSigns, Discs, cell_signs
 from vision.read.glare import clipped_mask, on_card
 from vision.read.rectify import balance, rectify, to_float
 from vision.read.sharpness import looks_details, matched_face
-from vision.read.slots import (
-    estimate_wood,
-    leans_mm,
-    matte_foot,
-    palisade_mask,
-    slot_features,
-)
+from vision.read.slots import estimate_wood, leans_mm, matte_foot, palisade_mask, slot_features
 from vision.texture import fine_detail
 from vision.timing import Timer
 
