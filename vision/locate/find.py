@@ -26,7 +26,7 @@ from vision.locate.grid import (
     refine_on_grid,
 )
 from vision.locate.lattice import gold_twins
-from vision.locate.register import Registration, art_match, register
+from vision.locate.register import Registration, art_match, art_matches, register
 from vision.looks import REFERENCE_GOLD, Looks, reference_looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.rectify import face_view
@@ -255,7 +255,7 @@ def art_twin(
     """
     with (timer or Timer()).stage("register"):
         moved = [fit.homography @ move for move in gold_twins()]
-        arts = [art_match(image, h, face, CANONICAL, params.art, params.register) for h in moved]
+        arts = art_matches(image, moved, face, CANONICAL, params.art, params.register)
     best = int(np.argmax(arts))
     if arts[best] < params.art_match_margin:
         return None
