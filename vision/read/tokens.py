@@ -32,6 +32,7 @@ from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, FaceRaster, cell_centre_
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
+from vision.templates import TemplateBank, best_matches, template_bank
 from vision.weights import load_weights
 
 FloatImage = npt.NDArray[np.float32]
@@ -124,17 +125,25 @@ def token_match(
     side = templates[0][1][0].shape[0]
     reach = round(params.reach_mm * view.px_per_mm)
     image = cast(FloatImage, cv2.GaussianBlur(balanced, (0, 0), params.blur_px * 0.5))
+    bank = _bank(profile, view, params)
+    # Each picture's column, in the bank's order: every turn of one colour, then the next.
+    where = np.repeat([columns[name] for name, _ in templates], [len(turned) for _, turned in templates])
     for row, cell in enumerate(cells):
         x, y = (round(v * view.px_per_mm) for v in cell_centre_mm(cell))
         half = (side - 1) // 2 + reach
         window = image[max(0, y - half) : y + half + 1, max(0, x - half) : x + half + 1]
         if window.shape[0] < side or window.shape[1] < side:
             continue
-        for name, turned in templates:
-            result[row, columns[name]] = max(
-                float(cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))[1]) for t in turned
-            )
+        found = best_matches(window, bank)
+        for column in set(where.tolist()):
+            result[row, column] = float(found[where == column].max())
     return result
+
+
+@lru_cache(maxsize=8)
+def _bank(profile: Looks, view: FaceRaster, params: TokenParams = TOKEN_PARAMS) -> TemplateBank:
+    """:func:`_templates`, every colour's turns one after another, ready to be matched at once."""
+    return template_bank([picture for _, turned in _templates(profile, view, params) for picture in turned])
 
 
 def match_levels(

@@ -1,0 +1,122 @@
+"""Many pictures of one size matched in one window at once, by their spectra.
+
+OpenCV's ``matchTemplate`` works out the window's spectrum again for every picture. A copy's
+warriors are matched on every cell that may hold one, each colour at every turn a hand puts a
+warrior down with: dozens of pictures a cell. Here the window's spectrum is worked out once and
+the pictures' once a shape, and every picture's correlation comes from one inverse transform.
+
+>>> import cv2
+>>> rng = np.random.default_rng(0)
+>>> window = rng.random((30, 30, 3)).astype(np.float32)
+>>> pictures = [window[4:16, 9:21].copy(), rng.random((12, 12, 3)).astype(np.float32)]
+>>> found = best_matches(window, template_bank(pictures))
+>>> opencv = [cv2.minMaxLoc(cv2.matchTemplate(window, p, cv2.TM_CCOEFF_NORMED))[1] for p in pictures]
+>>> bool(np.allclose(found, opencv, atol=1e-5)), round(float(found[0]), 4)
+(True, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+ComplexArray = npt.NDArray[np.complex128]
+
+
+@dataclass(frozen=True, eq=False)
+class TemplateBank:
+    """Pictures of one size, each less its channels' means (pictures, rows, columns, channels),
+    and the norm of each: what :func:`best_matches` matches."""
+
+    centred: FloatArray
+    norms: FloatArray
+
+    @property
+    def side(self) -> tuple[int, int]:
+        return self.centred.shape[1], self.centred.shape[2]
+
+
+def template_bank(pictures: Sequence[npt.NDArray[np.floating]]) -> TemplateBank:
+    """The pictures (float, all of one shape, one or more channels) made ready to be matched."""
+    stack = np.stack([np.atleast_3d(np.asarray(picture, np.float64)) for picture in pictures])
+    centred = stack - stack.mean(axis=(1, 2), keepdims=True)
+    centred.setflags(write=False)
+    norms = np.sqrt(np.einsum("krcm,krcm->k", centred, centred))
+    norms.setflags(write=False)
+    return TemplateBank(centred, norms)
+
+
+def best_matches(window: npt.NDArray[np.floating], bank: TemplateBank) -> FloatArray:
+    """Per picture of ``bank``, its best normalised correlation coefficient anywhere within
+    ``window``: what ``cv2.minMaxLoc(cv2.matchTemplate(window, picture, cv2.TM_CCOEFF_NORMED))[1]``
+    gives each (to about 1e-5), OpenCV's handling of flat windows included."""
+    pixels = np.atleast_3d(np.asarray(window, np.float64))
+    rows, cols = pixels.shape[:2]
+    side_r, side_c = bank.side
+    if rows < side_r or cols < side_c:
+        raise ValueError(f"a {rows}x{cols} window is smaller than the {side_r}x{side_c} pictures")
+    shape = (_fast_size(rows), _fast_size(cols))
+    seen = np.fft.rfft2(pixels, s=shape, axes=(0, 1))
+    spectra = _spectra(bank, shape)
+    product = spectra[0] * seen[..., 0]
+    for channel in range(1, pixels.shape[2]):
+        product += spectra[channel] * seen[..., channel]
+    # Circular correlation of the padded window: its first rows and columns are the valid places.
+    places = (rows - side_r + 1, cols - side_c + 1)
+    numerator = np.fft.irfft2(product, s=shape, axes=(1, 2))[:, : places[0], : places[1]]
+    sums = _box_sums(pixels, bank.side)
+    squares = _box_sums((pixels * pixels).sum(axis=2, keepdims=True), bank.side)[..., 0]
+    spread = np.sqrt(np.maximum(squares - (sums * sums).sum(axis=2) / (side_r * side_c), 0.0))
+    scale = spread[None] * bank.norms[:, None, None]
+    # As OpenCV: a correlation a little beyond its bound (rounding on a nearly flat window) is
+    # taken as the bound, one far beyond it as none.
+    inside = np.abs(numerator) < scale
+    near = np.abs(numerator) < 1.125 * scale
+    coefficient = np.where(
+        inside, numerator / np.where(inside, scale, 1.0), np.where(near, np.sign(numerator), 0.0)
+    )
+    coefficient[bank.norms < np.finfo(np.float64).eps] = 1.0
+    return cast(FloatArray, coefficient.reshape(len(bank.norms), -1).max(axis=1))
+
+
+@lru_cache(maxsize=16)
+def _spectra(bank: TemplateBank, shape: tuple[int, int]) -> ComplexArray:
+    """The bank's pictures' conjugate spectra padded to ``shape``, channel first (channels,
+    pictures, rows, columns // 2 + 1): made once a bank and window shape, read only."""
+    spectra = np.conj(np.fft.rfft2(bank.centred, s=shape, axes=(1, 2)))
+    spectra = np.ascontiguousarray(np.moveaxis(spectra, 3, 0))
+    spectra.setflags(write=False)
+    return cast(ComplexArray, spectra)
+
+
+def _box_sums(pixels: FloatArray, side: tuple[int, int]) -> FloatArray:
+    """Per place a ``side`` box fits in ``pixels`` (rows, columns, channels), each channel's sum there."""
+    integral = np.zeros((pixels.shape[0] + 1, pixels.shape[1] + 1, pixels.shape[2]))
+    integral[1:, 1:] = pixels.cumsum(axis=0).cumsum(axis=1)
+    r, c = side
+    return cast(FloatArray, integral[r:, c:] - integral[:-r, c:] - integral[r:, :-c] + integral[:-r, :-c])
+
+
+@lru_cache(maxsize=64)
+def _fast_size(size: int) -> int:
+    """The smallest length at least ``size`` with no prime factor above 5, which transforms fast.
+
+    >>> _fast_size(69), _fast_size(64), _fast_size(7)
+    (72, 64, 8)
+    """
+    best = size
+    while True:
+        rest = best
+        for prime in (2, 3, 5):
+            while rest % prime == 0:
+                rest //= prime
+        if rest == 1:
+            return best
+        best += 1
