@@ -1,0 +1,65 @@
+"""Pictures matched at once by their spectra give what OpenCV's matchTemplate gives each."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.templates import best_matches, template_bank
+
+
+def _opencv(window: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+    return np.array(
+        [cv2.minMaxLoc(cv2.matchTemplate(window, picture, cv2.TM_CCOEFF_NORMED))[1] for picture in pictures]
+    )
+
+
+@pytest.mark.parametrize("shape", [(69, 69), (61, 69), (45, 52), (23, 23)])
+def test_every_picture_matches_as_opencv_matches_it(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(sum(shape))
+    window = cv2.GaussianBlur(rng.random((*shape, 3)).astype(np.float32), (0, 0), 1.5)
+    pictures = [cv2.GaussianBlur(rng.random((23, 23, 3)).astype(np.float32), (0, 0), 1.5) for _ in range(5)]
+    # One picture cut from the window itself, turned a little: its best match is high, not perfect.
+    middle = (shape[1] / 2, shape[0] / 2)
+    turned = cv2.warpAffine(window, cv2.getRotationMatrix2D(middle, 7.5, 1.0), (shape[1], shape[0]))
+    top, left = shape[0] // 2 - 11, shape[1] // 2 - 11
+    pictures.append(turned[top : top + 23, left : left + 23].copy())
+    found = best_matches(window, template_bank(pictures))
+    assert found.shape == (6,)
+    np.testing.assert_allclose(found, _opencv(window, pictures), atol=1e-5)
+
+
+def test_a_picture_cut_from_the_window_matches_fully() -> None:
+    window = np.random.default_rng(3).random((40, 50, 3)).astype(np.float32)
+    found = best_matches(window, template_bank([window[5:20, 30:45]]))
+    assert found[0] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_one_channel_pictures_match_as_opencv_matches_them() -> None:
+    rng = np.random.default_rng(4)
+    window = rng.random((30, 34)).astype(np.float32)
+    pictures = [rng.random((9, 9)).astype(np.float32), window[10:19, 3:12].copy()]
+    np.testing.assert_allclose(
+        best_matches(window, template_bank(pictures)), _opencv(window, pictures), atol=1e-5
+    )
+
+
+def test_a_flat_window_matches_nothing_as_opencv_says() -> None:
+    window = np.full((30, 30, 3), 0.5, np.float32)
+    picture = np.random.default_rng(5).random((11, 11, 3)).astype(np.float32)
+    np.testing.assert_allclose(
+        best_matches(window, template_bank([picture])), _opencv(window, [picture]), atol=1e-6
+    )
+
+
+def test_a_window_smaller_than_the_pictures_is_refused() -> None:
+    picture = np.zeros((11, 11, 3), np.float32)
+    with pytest.raises(ValueError, match="smaller than the 11x11 pictures"):
+        best_matches(np.zeros((10, 30, 3), np.float32), template_bank([picture]))
+
+
+def test_the_bank_is_read_only() -> None:
+    bank = template_bank([np.ones((5, 5, 3), np.float32)])
+    with pytest.raises(ValueError):
+        bank.centred[0, 0, 0, 0] = 1.0
