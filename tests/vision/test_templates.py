@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from vision.templates import best_matches, template_bank
@@ -15,16 +16,20 @@ def _opencv(window: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
     )
 
 
+def _blurred(values: np.ndarray) -> npt.NDArray[np.float32]:
+    return np.asarray(cv2.GaussianBlur(values.astype(np.float32), (0, 0), 1.5), np.float32)
+
+
 @pytest.mark.parametrize("shape", [(69, 69), (61, 69), (45, 52), (23, 23)])
 def test_every_picture_matches_as_opencv_matches_it(shape: tuple[int, int]) -> None:
     rng = np.random.default_rng(sum(shape))
-    window = cv2.GaussianBlur(rng.random((*shape, 3)).astype(np.float32), (0, 0), 1.5)
-    pictures = [cv2.GaussianBlur(rng.random((23, 23, 3)).astype(np.float32), (0, 0), 1.5) for _ in range(5)]
+    window = _blurred(rng.random((*shape, 3)))
+    pictures = [_blurred(rng.random((23, 23, 3))) for _ in range(5)]
     # One picture cut from the window itself, turned a little: its best match is high, not perfect.
     middle = (shape[1] / 2, shape[0] / 2)
     turned = cv2.warpAffine(window, cv2.getRotationMatrix2D(middle, 7.5, 1.0), (shape[1], shape[0]))
     top, left = shape[0] // 2 - 11, shape[1] // 2 - 11
-    pictures.append(turned[top : top + 23, left : left + 23].copy())
+    pictures.append(np.asarray(turned[top : top + 23, left : left + 23], np.float32))
     found = best_matches(window, template_bank(pictures))
     assert found.shape == (6,)
     np.testing.assert_allclose(found, _opencv(window, pictures), atol=1e-5)
