@@ -86,10 +86,12 @@ def best_matches(window: npt.NDArray[np.floating], bank: TemplateBank) -> FloatA
     return cast(FloatArray, coefficient.reshape(len(bank.norms), -1).max(axis=1))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _spectra(bank: TemplateBank, shape: tuple[int, int]) -> ComplexArray:
     """The bank's pictures' conjugate spectra padded to ``shape``, channel first (channels,
-    pictures, rows, columns // 2 + 1): made once a bank and window shape, read only."""
+    pictures, rows, columns // 2 + 1): made once a bank and window shape, read only. A few are
+    kept: a photo's cells are matched against one bank in windows of one or two shapes, and each
+    holds about 5 MB (36 pictures of three channels)."""
     spectra = np.conj(np.fft.rfft2(bank.centred, s=shape, axes=(1, 2)))
     spectra = np.ascontiguousarray(np.moveaxis(spectra, 3, 0))
     spectra.setflags(write=False)
