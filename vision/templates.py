@@ -25,7 +25,6 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 ComplexArray = npt.NDArray[np.complex128]
 
@@ -56,7 +55,7 @@ def template_bank(pictures: Sequence[npt.NDArray[np.floating]]) -> TemplateBank:
 def best_matches(window: npt.NDArray[np.floating], bank: TemplateBank) -> FloatArray:
     """Per picture of ``bank``, its best normalised correlation coefficient anywhere within
     ``window``: what ``cv2.minMaxLoc(cv2.matchTemplate(window, picture, cv2.TM_CCOEFF_NORMED))[1]``
-    gives each (to about 1e-5), OpenCV's handling of flat windows included."""
+    gives each, to a few millionths, OpenCV's handling of flat windows included."""
     pixels = np.atleast_3d(np.asarray(window, np.float64))
     rows, cols = pixels.shape[:2]
     side_r, side_c = bank.side
