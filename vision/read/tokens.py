@@ -126,17 +126,15 @@ def token_match(
     reach = round(params.reach_mm * view.px_per_mm)
     image = cast(FloatImage, cv2.GaussianBlur(balanced, (0, 0), params.blur_px * 0.5))
     bank = _bank(profile, view, params)
-    # Each picture's column, in the bank's order: every turn of one colour, then the next.
-    where = np.repeat([columns[name] for name, _ in templates], [len(turned) for _, turned in templates])
+    # The bank holds every turn of one colour, then the next.
+    colours = [columns[name] for name, _ in templates]
     for row, cell in enumerate(cells):
         x, y = (round(v * view.px_per_mm) for v in cell_centre_mm(cell))
         half = (side - 1) // 2 + reach
         window = image[max(0, y - half) : y + half + 1, max(0, x - half) : x + half + 1]
         if window.shape[0] < side or window.shape[1] < side:
             continue
-        found = best_matches(window, bank)
-        for column in set(where.tolist()):
-            result[row, column] = float(found[where == column].max())
+        result[row, colours] = best_matches(window, bank).reshape(len(colours), len(TURNS_DEG)).max(axis=1)
     return result
 
 
