@@ -75,3 +75,27 @@ def test_reading_the_colours_again_from_the_discs_already_seen_gives_what_readin
         assert np.array_equal(getattr(again, name), getattr(afresh, name)), name
     # The colours are still read from the targets given: only what does not depend on them is kept.
     assert first.shares[3].argmax() == 1 and again.shares[3].argmax() == 2
+
+
+#: A stick stained toward purple: its pixels would vote purple if they voted.
+WOOD = np.array([0.50, 0.32, 0.46], np.float32)
+
+
+def test_a_stick_leaning_over_a_warrior_does_not_vote_but_a_warrior_that_looks_like_wood_hints() -> None:
+    # A stick's strip across the side of an orange warrior's disc: the wood does not vote.
+    photo = board_with({1: ORANGE, 2: WOOD})
+    x, y = (round(v) for v in CANONICAL.to_px(*cell_centre_mm(CELLS[1])))
+    mm = CANONICAL.px_per_mm
+    photo[y - round(14 * mm) : y + round(14 * mm), x + round(8 * mm) : x + round(12 * mm)] = WOOD
+    face = np.full_like(photo, 0.45)
+    with_stick = cell_signs(photo, face, TARGETS, ignore=(WOOD,))
+    unheeded = cell_signs(photo, face, TARGETS)
+    assert with_stick.shares[1, 1] > unheeded.shares[1, 1]
+    assert with_stick.shares[1, 1] > 0.95
+    # A warrior the light turned toward the wood's colour covers its whole disc, as no stick can:
+    # it hints at the colour nearest its own, and no more: its reading stays doubtful.
+    wooden = with_stick.shares[2]
+    assert wooden.argmax() == unheeded.shares[2].argmax() == 2
+    assert 0.4 < wooden.max() < 0.8
+    hushed = cell_signs(photo, face, TARGETS, ignore=(WOOD,), params=CellParams(stick_share=1.0))
+    assert np.allclose(hushed.shares[2], 1 / 3)

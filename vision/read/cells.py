@@ -57,6 +57,10 @@ class CellParams:
     #: its warriors are read this surely.
     least_sure: int = 2
     sure: float = 0.9
+    #: A stick leaning over a cell covers a strip at the side of its disc, never this share of what
+    #: covers the disc: where more looks like the ``ignore`` colour (:func:`cell_signs`), it may be a
+    #: token whose colour the light moved toward the stick's, and it hints (:func:`colour_shares`).
+    stick_share: float = 0.5
 
 
 CELL_PARAMS = CellParams()
@@ -262,7 +266,8 @@ def cell_signs(
     to vote with, but are far apart in it); ``white`` is the colour of
     glare in ``balanced`` (:class:`vision.read.rectify.Balanced`); pixels nearer
     one of the ``ignore`` colours (the palisades' wood, leaning over the
-    cell) than to every target do not vote. ``details`` is
+    cell) than to every target do not vote; where they are most of what covers the disc
+    (:attr:`CellParams.stick_share`) they hint. ``details`` is
     :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made. Pixels
     ``hidden`` (a palisade leaning over the cell) and ``glared`` (where the photo clipped) are not
     read; how much of each disc glare left seen is :attr:`CellSigns.seen`. ``discs`` is
@@ -294,10 +299,13 @@ def cell_signs(
             discs.face_detail,
         ]
     )
-    voting = covered
+    voting, hints = covered, np.zeros_like(covered)
+    covering = np.maximum(covered.sum(axis=1, keepdims=True), 1)
     for other in ignore:
-        voting = voting & (nearest_distance < shaded_distance(photo_px, other, glare=glare_px))
-    shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params)
+        like_other = covered & (nearest_distance >= shaded_distance(photo_px, other, glare=glare_px))
+        voting = voting & ~like_other
+        hints |= like_other & (like_other.sum(axis=1, keepdims=True) > params.stick_share * covering)
+    shares = colour_shares(photo_px, voting, tuple(targets.values()), white, params=params, hints=hints)
     near = near_each.sum(axis=1) / visible[:, None]
     return CellSigns(features.astype(np.float64), shares, near.astype(np.float64), discs.seen_share, discs)
 
@@ -325,6 +333,7 @@ def colour_shares(
     targets: tuple[FloatImage, ...],
     white: npt.ArrayLike,
     params: CellParams = CELL_PARAMS,
+    hints: npt.NDArray[np.bool_] | None = None,
 ) -> FloatArray:
     """Per disc (rows of ``pixels``), the share of its ``voting`` pixels going to each target.
 
@@ -334,14 +343,19 @@ def colour_shares(
     tells which warrior it is. Colours are compared by their
     :func:`vision.colour.chroma`'s direction, so that glare and shade do not
     turn one into another; a pixel with too little colour left (a pale
-    emblem, a washed-out patch, a grey shadow) does not vote.
+    emblem, a washed-out patch, a grey shadow) does not vote. A disc's ``hints`` (pixels that may
+    be a token or may be something else) vote together as one pixel: a hint, where nothing else
+    votes, that leaves the reading doubtful.
     """
     colour, coloured = _chroma_of(pixels, white, params)
-    voting = voting & coloured
+    weight = (voting & coloured).astype(np.float64)
+    if hints is not None:
+        hinting = hints & coloured & (weight == 0)
+        weight += hinting / np.maximum(hinting.sum(axis=1, keepdims=True), 1)
     alike = colour @ _directions(targets, white).T
 
     def votes(nearest: npt.NDArray[np.intp], count: int) -> FloatArray:
-        tally = np.stack([(voting & (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
+        tally = np.stack([(weight * (nearest == k)).sum(axis=1) for k in range(count)], axis=-1)
         shares: FloatArray = (tally + params.prior_votes) / (
             tally.sum(axis=1, keepdims=True) + params.prior_votes * count
         )
