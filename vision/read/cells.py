@@ -350,7 +350,7 @@ def colour_shares(
     colour, coloured = _chroma_of(pixels, white, params)
     weight = (voting & coloured).astype(np.float64)
     if hints is not None:
-        hinting = hints & coloured & (weight == 0)
+        hinting = hints & coloured & ~voting
         weight += hinting / np.maximum(hinting.sum(axis=1, keepdims=True), 1)
     alike = colour @ _directions(targets, white).T
 
