@@ -9,6 +9,7 @@ from vision.learn.pieces import PIECE_PARAMS, PieceParams
 from vision.locate.register import ART_MATCH_PARAMS, REGISTER_PARAMS, ArtMatchParams, RegisterParams
 from vision.read.assemble import ASSEMBLE_PARAMS, AssembleParams
 from vision.read.cells import CELL_PARAMS, CellParams
+from vision.read.emblems import EMBLEM_PARAMS, EmblemParams
 from vision.read.glare import GLARE_PARAMS, GlareParams
 from vision.read.numerals import NUMERAL_PARAMS, NumeralParams
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams
@@ -68,6 +69,7 @@ class ScanParams:
     texture: TextureParams = TEXTURE_PARAMS
     slots: SlotParams = SLOT_PARAMS
     cells: CellParams = CELL_PARAMS
+    emblems: EmblemParams = EMBLEM_PARAMS
     tokens: TokenParams = TOKEN_PARAMS
     pieces: PieceParams = PIECE_PARAMS
     assemble: AssembleParams = ASSEMBLE_PARAMS

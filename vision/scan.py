@@ -28,6 +28,7 @@ from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellReading, Discs, photo_colours, read_cells
+from vision.read.emblems import emblem_colours
 from vision.read.glare import clipped_shares
 from vision.read.judge import Judged, judge_cells, weighed_shares
 from vision.read.numerals import read_gold_values
@@ -161,6 +162,7 @@ def scan_image(
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
+        cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces)
     gold = timer.run(
         "numerals",
         read_gold_values,

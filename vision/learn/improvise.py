@@ -32,9 +32,12 @@ from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
 from vision.learn.pieces import (
     FACE_VIEW,
+    PIECE_PARAMS,
     READ_VIEW,
     bgr_to_rgb,
     dominant_colour,
+    emblem,
+    emblem_match,
     fill_in,
     fill_tokens,
     gold_colour,
@@ -92,9 +95,8 @@ class ImproviseParams:
     alike_emblem: float = 0.75
     alike_hue_deg: float = 30.0
     grey_chroma: float = 20.0
-    #: A warrior's back shows between this share of its side from its edge (its bevel) and this one
-    #: (its emblem).
-    back_outer: float = 0.06
+    #: A warrior's back shows between its bevel (:attr:`vision.learn.pieces.PieceParams.bevel`) and
+    #: this share of its side from its edge (its emblem).
     back_inner: float = 0.17
     #: Around each interior grid line the face is filled in this far (mm) either side, then the line
     #: drawn back.
@@ -228,13 +230,13 @@ def alike_groups(
     a player's warriors out washes their emblems out too.
     """
     labs = [_lab(colour, white) for colour, _ in groups]
-    emblems = [_emblem(_middle(members), params=params) for _, members in groups]
+    emblems = [emblem(_middle(members)) for _, members in groups]
     alike = []
     for later in range(1, len(groups)):
         for earlier in range(later):
             if _one_hue(labs[earlier], labs[later], params=params) and (
                 later >= (len(groups) if seen_surely is None else seen_surely)
-                or _emblem_match(emblems[later], emblems[earlier])[1] >= params.alike_emblem
+                or emblem_match(emblems[later], emblems[earlier])[1] >= params.alike_emblem
             ):
                 alike.append((names[later], names[earlier]))
                 break
@@ -291,15 +293,15 @@ def _merged_by_emblem(
     merged: list[tuple[FloatArray, list[Image]]] = []
     emblems: list[npt.NDArray[np.float32]] = []
     for colour, members in groups:
-        emblem = _emblem(_middle(members), params=params)
+        own = emblem(_middle(members))
         for k, other in enumerate(emblems):
-            turn, match = _emblem_match(emblem, other)
+            turn, match = emblem_match(own, other)
             if match >= params.same_player_emblem:
                 merged[k][1].extend(np.rot90(picture, turn) for picture in members)
                 break
         else:
             merged.append((colour, list(members)))
-            emblems.append(emblem)
+            emblems.append(own)
     return sorted(merged, key=lambda group: -len(group[1]))
 
 
@@ -349,38 +351,18 @@ def _emblem_matches(
 ) -> tuple[FloatArray, npt.NDArray[np.int_]]:
     """How well each picture's emblem matches each other's (:func:`_emblem_match`; -1 with itself),
     and the quarter turns that match them."""
-    emblems = [_emblem(picture, params=params) for picture in pictures]
+    emblems = [emblem(picture) for picture in pictures]
     turns = np.zeros((len(pictures), len(pictures)), int)
     matches = np.full((len(pictures), len(pictures)), -1.0)
     for a, b in itertools.permutations(range(len(pictures)), 2):
-        turns[a, b], matches[a, b] = _emblem_match(emblems[a], emblems[b])
+        turns[a, b], matches[a, b] = emblem_match(emblems[a], emblems[b])
     return matches, turns
-
-
-def _emblem(picture: Image, params: ImproviseParams = IMPROVISE_PARAMS) -> npt.NDArray[np.float32]:
-    """A warrior picture's middle in grey at half size, its bevel left out: what its emblem matches on."""
-    margin = round(picture.shape[0] * params.back_outer * 2)
-    grey = cv2.cvtColor(picture[margin:-margin, margin:-margin], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return cast(npt.NDArray[np.float32], cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
-
-
-def _emblem_match(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> tuple[int, float]:
-    """The quarter turns of ``a`` that best match ``b`` (allowing for a few pixels' shift, as a warrior
-    is placed only roughly), and how well (normalised correlation)."""
-    margin = a.shape[0] // 8
-    best = (0, -1.0)
-    for turn in range(4):
-        middle = np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin])
-        match = float(cv2.minMaxLoc(cv2.matchTemplate(b, middle, cv2.TM_CCOEFF_NORMED))[1])
-        if match > best[1]:
-            best = (turn, match)
-    return best
 
 
 def _back(picture: Image, params: ImproviseParams = IMPROVISE_PARAMS) -> npt.NDArray[np.float32]:
     """The pixels of a warrior's picture between its edge and its emblem: only the back's colour."""
     n = picture.shape[0]
-    inner, outer = round(n * params.back_inner), round(n * params.back_outer)
+    inner, outer = round(n * params.back_inner), round(n * PIECE_PARAMS.bevel)
     ring = np.zeros(picture.shape[:2], bool)
     ring[outer:-outer, outer:-outer] = True
     ring[inner:-inner, inner:-inner] = False

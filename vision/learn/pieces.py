@@ -66,6 +66,8 @@ class PieceParams:
     min_lab: float = 0.3
     #: A warrior found on a view of half the size is placed again at full size this far around (px).
     refine_px: int = 3
+    #: A warrior's bevel: this share of its side from its edge, left out of its back and its emblem.
+    bevel: float = 0.06
 
 
 PIECE_PARAMS = PieceParams()
@@ -388,6 +390,39 @@ def _outline(angle: float, s: float) -> FloatImage:
 def token_image(face: Image, place: Place, view: FaceRaster) -> Image:
     """The warrior at ``place`` (:func:`find_token`) cut out upright, its whole square."""
     return upright(face, place, round(WARRIOR_SIDE_MM * view.px_per_mm))
+
+
+def emblem(picture: Image, params: PieceParams = PIECE_PARAMS) -> FloatImage:
+    """A warrior picture's (:func:`token_image`) middle in grey at half size, its bevel left out:
+    what its emblem matches on (:func:`emblem_match`)."""
+    margin = round(picture.shape[0] * params.bevel * 2)
+    grey = cv2.cvtColor(picture[margin:-margin, margin:-margin], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cast(FloatImage, cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+
+
+def emblem_match(a: FloatImage, b: FloatImage) -> tuple[int, float]:
+    """The quarter turns of emblem ``a`` (:func:`emblem`) that best match emblem ``b`` (allowing for a
+    few pixels' shift, as a warrior is placed only roughly), and how well (normalised correlation).
+
+    A warrior's turn is known only up to a quarter turn, and its emblem's shape is the same whatever
+    the light's colour or strength: where glare washes a back's colour out, the emblem's shape
+    still shows.
+
+    >>> star = np.zeros((40, 40, 3), np.uint8)
+    >>> star[8:32, 18:22] = 255
+    >>> star[18:22, 8:20] = 255
+    >>> turn, match = emblem_match(emblem(np.rot90(star).copy()), emblem(star))
+    >>> turn, round(match, 2)
+    (3, 1.0)
+    """
+    margin = a.shape[0] // 8
+    best = (0, -1.0)
+    for turn in range(4):
+        middle = np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin])
+        match = float(cv2.minMaxLoc(cv2.matchTemplate(b, middle, cv2.TM_CCOEFF_NORMED))[1])
+        if match > best[1]:
+            best = (turn, match)
+    return best
 
 
 def upright(face: Image, place: Place, side: int, border: int = cv2.BORDER_CONSTANT) -> Image:

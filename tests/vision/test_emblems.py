@@ -1,0 +1,112 @@
+"""A warrior washed out by the light is told by its emblem, against the photo's own sure warriors."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.board import CELLS
+from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, cell_centre_mm
+from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.emblems import EmblemParams, emblem_colours
+
+ORANGE = (0.14, 0.48, 0.88)
+PURPLE = (0.63, 0.29, 0.48)
+#: A back the light washed out: nearly white, whatever its colour.
+WASHED = (0.86, 0.88, 0.9)
+COLOURS = ("orange", "purple")
+
+
+def draw_emblem(shape: str, size: int, light: float) -> np.ndarray:
+    """A warrior's emblem, light on a black square: 1 where it is drawn."""
+    mark = np.zeros((size, size), np.float32)
+    middle, arm = size // 2, size // 3
+    if shape == "corner":  # an L
+        cv2.rectangle(mark, (middle - arm, middle - arm), (middle - arm // 2, middle + arm), light, -1)
+        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), light, -1)
+    elif shape == "disc":
+        cv2.circle(mark, (middle, middle), arm, light, -1)
+    elif shape == "bars":  # two bars, the emblem of a colour no warrior shows surely
+        cv2.rectangle(mark, (middle - arm, middle - arm), (middle + arm, middle - arm // 2), light, -1)
+        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), light, -1)
+    return mark
+
+
+def board_with(warriors: dict[str, tuple[tuple[float, float, float], str, float]]) -> np.ndarray:
+    """A balanced top-down view with square warriors (back colour, emblem, emblem's lightness) on
+    the cells named, each turned a little."""
+    rng = np.random.default_rng(3)
+    view = (0.42 + 0.03 * rng.standard_normal((*CANONICAL.size[::-1], 3))).astype(np.float32)
+    side = round(WARRIOR_SIDE_MM * CANONICAL.px_per_mm)
+    for k, (name, (back, shape, light)) in enumerate(warriors.items()):
+        cell = next(cell for cell in CELLS if cell.name == name)
+        token = np.empty((side, side, 3), np.float32)
+        token[:] = back
+        mark = draw_emblem(shape, side, 1.0)
+        token[mark > 0] = back + (np.array([light] * 3) - back) * 0.9
+        token = np.rot90(token, k % 4)
+        x, y = CANONICAL.to_px(*cell_centre_mm(cell))
+        turn = cv2.getRotationMatrix2D((side / 2, side / 2), 5.0 * (k % 3 - 1), 1.0)
+        turn[:, 2] += np.array([x - side / 2, y - side / 2])
+        size = (view.shape[1], view.shape[0])
+        inside = cv2.warpAffine(np.ones((side, side), np.float32), turn, size) > 0.5
+        drawn = cv2.warpAffine(np.ascontiguousarray(token), turn, size)
+        view[inside] = drawn[inside]
+    return view
+
+
+def reading_of(labels: dict[str, tuple[str | None, float]]) -> CellReading:
+    """Cells read as a warrior of a colour this surely (None: even shares, the colour unseen)."""
+    probabilities = np.zeros((len(CELLS), 2 + len(COLOURS)))
+    probabilities[:, EMPTY] = 1.0
+    for name, (colour, sure) in labels.items():
+        number = next(cell.number for cell in CELLS if cell.name == name)
+        probabilities[number] = 0.0
+        if colour is None:
+            probabilities[number, GOLD:] = 1 / (1 + len(COLOURS))
+        else:
+            probabilities[number, 2:] = (1 - sure) / (len(COLOURS) - 1)
+            probabilities[number, 2 + COLOURS.index(colour)] = sure
+    n = len(CELLS)
+    return CellReading(COLOURS, probabilities, np.zeros((n, 2 + len(COLOURS))), np.zeros(n))
+
+
+SURE = {
+    "a5": (ORANGE, "corner", 0.95), "b5": (ORANGE, "corner", 0.95), "c5": (ORANGE, "corner", 0.95),
+    "e5": (PURPLE, "disc", 0.95), "f5": (PURPLE, "disc", 0.95), "g5": (PURPLE, "disc", 0.95),
+}  # fmt: skip
+SURE_READ: dict[str, tuple[str | None, float]] = {
+    name: ("orange" if back == ORANGE else "purple", 0.97) for name, (back, _, _) in SURE.items()
+}
+
+
+def label(reading: CellReading, name: str) -> tuple[str, float]:
+    number = next(cell.number for cell in CELLS if cell.name == name)
+    return reading.label(number), round(float(reading.probabilities[number].max()), 2)
+
+
+def test_a_washed_out_warrior_takes_the_colour_its_emblem_names_and_stays_doubtful() -> None:
+    view = board_with({**SURE, "c3": (WASHED, "corner", 1.0), "f3": (WASHED, "disc", 1.0)})
+    before = reading_of({**SURE_READ, "c3": (None, 0.0), "f3": ("orange", 0.55)})
+    after = emblem_colours(view, before)
+    assert label(after, "c3") == ("orange", 0.7)
+    assert label(after, "f3") == ("purple", 0.7)
+    # The sure warriors keep their reading.
+    assert label(after, "a5") == ("orange", 0.97)
+    assert np.array_equal(after.probabilities[[0, 1, 2, 4, 5, 6]], before.probabilities[[0, 1, 2, 4, 5, 6]])
+    # Named less surely, the reading says so.
+    softer = emblem_colours(view, before, params=EmblemParams(named=0.6))
+    assert label(softer, "c3") == ("orange", 0.6)
+
+
+def test_an_emblem_no_sure_warrior_shows_names_nothing() -> None:
+    view = board_with({**SURE, "c3": (WASHED, "bars", 1.0)})
+    before = reading_of({**SURE_READ, "c3": ("orange", 0.55)})
+    assert label(emblem_colours(view, before), "c3") == ("orange", 0.55)
+
+
+def test_without_two_sure_warriors_of_one_colour_the_photo_sets_no_bar() -> None:
+    few = {"a5": SURE["a5"], "e5": SURE["e5"]}
+    view = board_with({**few, "c3": (WASHED, "corner", 1.0)})
+    before = reading_of({name: SURE_READ[name] for name in few} | {"c3": (None, 0.0)})
+    assert emblem_colours(view, before).probabilities.tolist() == before.probabilities.tolist()
