@@ -17,19 +17,19 @@ WASHED = (0.86, 0.88, 0.9)
 COLOURS = ("orange", "purple")
 
 
-def draw_emblem(shape: str, size: int, light: float) -> np.ndarray:
-    """A warrior's emblem, light on a black square: 1 where it is drawn."""
-    mark = np.zeros((size, size), np.float32)
+def draw_emblem(shape: str, size: int) -> np.ndarray:
+    """Where a warrior's emblem is drawn on its square."""
+    mark = np.zeros((size, size), np.uint8)
     middle, arm = size // 2, size // 3
     if shape == "corner":  # an L
-        cv2.rectangle(mark, (middle - arm, middle - arm), (middle - arm // 2, middle + arm), light, -1)
-        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), light, -1)
+        cv2.rectangle(mark, (middle - arm, middle - arm), (middle - arm // 2, middle + arm), 1, -1)
+        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), 1, -1)
     elif shape == "disc":
-        cv2.circle(mark, (middle, middle), arm, light, -1)
+        cv2.circle(mark, (middle, middle), arm, 1, -1)
     elif shape == "bars":  # two bars, the emblem of a colour no warrior shows surely
-        cv2.rectangle(mark, (middle - arm, middle - arm), (middle + arm, middle - arm // 2), light, -1)
-        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), light, -1)
-    return mark
+        cv2.rectangle(mark, (middle - arm, middle - arm), (middle + arm, middle - arm // 2), 1, -1)
+        cv2.rectangle(mark, (middle - arm, middle + arm // 2), (middle + arm, middle + arm), 1, -1)
+    return mark > 0
 
 
 def board_with(warriors: dict[str, tuple[tuple[float, float, float], str, float]]) -> np.ndarray:
@@ -42,8 +42,7 @@ def board_with(warriors: dict[str, tuple[tuple[float, float, float], str, float]
         cell = next(cell for cell in CELLS if cell.name == name)
         token = np.empty((side, side, 3), np.float32)
         token[:] = back
-        mark = draw_emblem(shape, side, 1.0)
-        token[mark > 0] = back + (np.array([light] * 3) - back) * 0.9
+        token[draw_emblem(shape, side)] = back + (np.array([light] * 3) - back) * 0.9
         token = np.rot90(token, k % 4)
         x, y = CANONICAL.to_px(*cell_centre_mm(cell))
         turn = cv2.getRotationMatrix2D((side / 2, side / 2), 5.0 * (k % 3 - 1), 1.0)

@@ -349,8 +349,9 @@ def _middle(pictures: list[Image]) -> Image:
 def _emblem_matches(
     pictures: list[Image], params: ImproviseParams = IMPROVISE_PARAMS
 ) -> tuple[FloatArray, npt.NDArray[np.int_]]:
-    """How well each picture's emblem matches each other's (:func:`_emblem_match`; -1 with itself),
-    and the quarter turns that match them."""
+    """How well each picture's emblem matches each other's
+    (:func:`vision.learn.pieces.emblem_match`; -1 with itself), and the quarter turns that match
+    them."""
     emblems = [emblem(picture) for picture in pictures]
     turns = np.zeros((len(pictures), len(pictures)), int)
     matches = np.full((len(pictures), len(pictures)), -1.0)
