@@ -165,10 +165,18 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 
 def _learner() -> Learner:
-    """The bench's way of learning a copy: :func:`calibration.setup.calibrate`, its profile."""
+    """The bench's way of learning a copy: :func:`calibration.setup.calibrate`, its profile as its
+    file gives it back.
+
+    The page and ``armadora scan --profile`` read a profile from its JSON, whose face is a JPEG:
+    the bench reads with what they read. (Read with the face still in memory, one path-traced
+    photo's board was placed by the art's features 186 px off; read with the same face from its
+    file, right.)
+    """
+    from calibration.profile import Profile
     from calibration.setup import calibrate
 
-    return lambda data, name: calibrate(data, name=name).profile
+    return lambda data, name: Profile.from_json(calibrate(data, name=name).profile.to_json())
 
 
 def _run_fit(args: argparse.Namespace) -> int:

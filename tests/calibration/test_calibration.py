@@ -111,6 +111,19 @@ def test_a_setup_photo_teaches_the_copys_colours_in_turn_order(learnt: Calibrati
 
 
 @pytest.mark.slow
+def test_the_bench_reads_with_the_profile_as_its_file_gives_it_back(
+    setup_photo: Callable[..., RenderedPhoto], learnt: Calibration
+) -> None:
+    from calibration.scan_commands import _learner
+
+    benched = _learner()(setup_photo().data, COPY.name)
+    # The page and `scan --profile` read the face from the profile's JPEG, not the one in memory.
+    assert not np.array_equal(benched.face, learnt.profile.face)
+    assert np.array_equal(benched.face, Profile.from_json(learnt.profile.to_json()).face)
+    assert benched.colours == learnt.profile.colours and benched.kind == learnt.profile.kind
+
+
+@pytest.mark.slow
 def test_the_setup_photos_board_is_found_to_the_millimetre(setup_photo: Callable[..., RenderedPhoto]) -> None:
     photo = setup_photo()
     image = load_photo(photo.data, min_long_side=1 << 20).image
