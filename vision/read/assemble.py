@@ -15,13 +15,13 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_CELLS, GOLD_MASK, MIN_TERRITORY, SLOTS, TOTAL_PALISADES, Cell, Slot
+from engine.board import CELLS, GOLD_CELLS, MIN_TERRITORY, SLOTS, TOTAL_PALISADES, Cell, Slot
 from engine.check import Problem
 from engine.position import Gold, Position, Warrior
 from engine.supply import SUPPLIES, supply_for
 from engine.walls import Walls
 from vision.assignment import min_cost_assignment
-from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, bare_by_line
@@ -267,9 +267,8 @@ def choose_cells(
     probs = reading.probabilities.copy()
     warnings: list[Problem] = []
     colour_columns = {name: GOLD + 1 + k for k, name in enumerate(reading.colours)}
-    on_gold = np.array([bool(cell.bit & GOLD_MASK) for cell in CELLS])
     # Gold only on the gold cells, and it never leaves them; warriors never stand there.
-    looks_gold = probs[on_gold, GOLD].copy()
+    looks_gold = probs[ON_GOLD, GOLD].copy()
     column: int | None
     if players is not None:
         for name, column in colour_columns.items():
@@ -278,15 +277,15 @@ def choose_cells(
     # Off the gold cells, whatever is there is a warrior of a player in play: what looked gold (a
     # white warrior in warm light) or like a colour not in play goes to the players in proportion,
     # not to "empty".
-    off = ~on_gold
+    off = ~ON_GOLD
     token = 1.0 - probs[off, EMPTY]
     players_part = probs[off, GOLD + 1 :]
     probs[off, GOLD + 1 :] = (
         players_part / np.maximum(players_part.sum(axis=1, keepdims=True), 1e-12) * token[:, None]
     )
     probs[off, GOLD] = 0.0
-    probs[on_gold, :] = 0.0
-    probs[on_gold, GOLD] = 1.0
+    probs[ON_GOLD, :] = 0.0
+    probs[ON_GOLD, GOLD] = 1.0
     probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
@@ -338,7 +337,7 @@ def choose_cells(
         confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
     in_doubt = doubted + doubted_few + unsure + alike
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
-    confidence[on_gold] = np.maximum(looks_gold, 0.5)
+    confidence[ON_GOLD] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
         if looks < 0.5:
             warnings.append(

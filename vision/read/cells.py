@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS
+from engine.board import CELLS, GOLD_MASK
 from vision.colour import FACE_LIMIT, chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
@@ -67,6 +67,9 @@ CELL_PARAMS = CellParams()
 
 
 EMPTY, GOLD = 0, 1
+#: Per cell (in cell number order), whether the gold lies there: the columns' meaning off and on it.
+ON_GOLD = np.array([bool(cell.bit & GOLD_MASK) for cell in CELLS])
+ON_GOLD.setflags(write=False)
 
 
 @dataclass(frozen=True, eq=False)

@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_MASK
+from engine.board import CELLS
 from vision.geometry import CANONICAL, FaceRaster
 from vision.learn.pieces import PIECE_PARAMS, PieceParams, emblem, emblem_match, find_token, token_image
-from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -72,7 +72,7 @@ def emblem_colours(
     # What looked gold off the gold cells is a warrior too (as the assembly takes it).
     token = 1.0 - probabilities[:, EMPTY]
     share = players.max(axis=1) / np.maximum(players.sum(axis=1), 1e-12)
-    off_gold = np.array([not cell.bit & GOLD_MASK for cell in CELLS])
+    off_gold = ~ON_GOLD
     unsure = np.flatnonzero(off_gold & (token > 0.5) & (share < params.unsure))
     if not len(unsure):
         return reading
