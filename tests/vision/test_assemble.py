@@ -214,6 +214,30 @@ def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_sup
     assert not [w for w in named if w.code == "players_unlikely"]
 
 
+@pytest.mark.parametrize("blue", [ASSEMBLE_PARAMS.many_warriors - 1, ASSEMBLE_PARAMS.many_warriors])
+@pytest.mark.parametrize("orange", [ASSEMBLE_PARAMS.few_warriors, ASSEMBLE_PARAMS.few_warriors + 1])
+def test_a_colour_read_on_a_few_cells_beside_one_read_on_many_is_doubtful(blue: int, orange: int) -> None:
+    """A player who put down two warriors while another put down six spent nearly every turn on
+    palisades: rare, while a region read as a colour nobody plays is not. With the players guessed,
+    those few are doubtful, sure as each of them looks; with the players named, nothing is guessed."""
+    rows = {i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(blue)}
+    rows |= {blue + i: [0.0, 0.0, 0.05, 0.0, 0.95] for i in range(3)}  # green
+    rows |= {blue + 3 + i: [0.0, 0.0, 0.97, 0.03, 0.0] for i in range(orange)}
+    few = [OFF_GOLD[blue + 3 + i] for i in range(orange)]
+    labels, confidence, players, warnings = choose_cells(board(rows), None)
+    assert set(players) == set(COLOURS) and [labels[c.number] for c in few] == [ORANGE] * orange
+    doubted = [w for w in warnings if w.code == "colour_few"]
+    if blue < ASSEMBLE_PARAMS.many_warriors or orange > ASSEMBLE_PARAMS.few_warriors:
+        assert not doubted and all(confidence[c.number] == pytest.approx(0.97) for c in few)
+        return
+    (warning,) = doubted
+    assert set(warning.cells) == set(few) and f"{orange} orange" in warning.message
+    assert all(confidence[c.number] <= ASSEMBLE_PARAMS.doubtful for c in few)
+    _, named_confidence, _, named = choose_cells(board(rows), COLOURS)
+    assert "colour_few" not in {w.code for w in named}
+    assert all(named_confidence[c.number] == pytest.approx(0.97) for c in few)
+
+
 def test_a_colour_no_warrior_shows_surely_is_not_taken_for_a_player() -> None:
     """Glare or a lamp's colour can move a few warriors towards a colour nobody plays: with the
     players guessed from the colours seen, a player needs one sure warrior at least."""

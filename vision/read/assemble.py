@@ -80,6 +80,11 @@ class AssembleParams:
     #: (:func:`contradicted`): a stick in its own shadow at a steep view. Bare slots of both worlds'
     #: tuning photos reach it 6 times in 6,559, beside warriors.
     bare_unlike: float = 0.9
+    #: Where the players are guessed from the colours seen, a colour read on at most this many
+    #: cells while another is read on at least :attr:`many_warriors` is doubtful
+    #: (:func:`few_beside_many`): a rule of the game's turns, no fitted number.
+    few_warriors: int = 2
+    many_warriors: int = 6
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -307,6 +312,10 @@ def choose_cells(
         doubted_few, warning = fewest_unlikely(labels, colour_columns, players)
         if warning is not None:
             warnings.append(warning)
+        few, warning = few_beside_many(labels, colour_columns, players, params)
+        if warning is not None and not set(few) <= set(doubted_few):
+            warnings.append(warning)
+            doubted_few += few
         alike, warning = alike_colours(labels, colour_columns, reading.alike)
         if warning is not None:
             warnings.append(warning)
@@ -495,6 +504,51 @@ def fewest_unlikely(
         f"read {len(counts)} colours, but then {fullest}'s {most} warriors are more than a "
         f"{len(counts)}-player supply of {limit}: the {names} warriors may be another colour "
         "misread; check them, or name the players",
+        cells=tuple(CELLS[i] for i in cells),
+    )
+
+
+def few_beside_many(
+    labels: list[int],
+    colour_columns: dict[str, int],
+    players: tuple[str, ...],
+    params: AssembleParams = ASSEMBLE_PARAMS,
+) -> tuple[list[int], Problem | None]:
+    """The warriors of the colours read on a few cells (:attr:`AssembleParams.few_warriors`) beside a
+    colour read on many (:attr:`AssembleParams.many_warriors`), where the players are guessed from
+    the colours seen.
+
+    Players take turns, each turn a warrior or palisades: beside a player who put a warrior down on
+    six turns and more, one with at most two warriors spent nearly every turn on palisades. That is
+    rare in play (13 of the 797 positions both worlds rendered); a misreading that makes such a
+    colour is not: art or a lamp's glare read as warriors of a colour nobody plays, one player's
+    warriors split in two. Those cells are doubtful, and one warning names them, whatever the
+    supply says (:func:`fewest_unlikely` asks the supply).
+
+    >>> columns = {"orange": 2, "blue": 3, "purple": 4}
+    >>> labels = [4] * 6 + [2] * 2 + [3] * 4
+    >>> cells, warning = few_beside_many(labels, columns, ("orange", "blue", "purple"))
+    >>> cells, warning.code
+    ([6, 7], 'colour_few')
+    >>> few_beside_many([4] * 5 + [2] * 2 + [3] * 4, columns, ("orange", "blue", "purple"))
+    ([], None)
+    >>> few_beside_many([4] * 6 + [2] * 3, columns, ("orange", "purple"))
+    ([], None)
+    """
+    counts = {name: labels.count(colour_columns[name]) for name in players if name in colour_columns}
+    if not counts or max(counts.values()) < params.many_warriors:
+        return [], None
+    few = [name for name, count in counts.items() if 0 < count <= params.few_warriors]
+    if not few:
+        return [], None
+    columns = {colour_columns[name] for name in few}
+    cells = [i for i, label in enumerate(labels) if label in columns]
+    fullest = max(counts, key=counts.__getitem__)
+    names = " and ".join(f"{counts[name]} {name}" for name in few)
+    return cells, Problem(
+        "colour_few",
+        f"read {names} warriors beside {counts[fullest]} {fullest}: a player who put down so few is "
+        "rare, a region read as another colour is not; check them, or name the players",
         cells=tuple(CELLS[i] for i in cells),
     )
 
