@@ -219,7 +219,7 @@ def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_sup
 def test_a_colour_read_on_a_few_cells_beside_one_read_on_many_is_doubtful(blue: int, orange: int) -> None:
     """A player who put down two warriors while another put down six spent nearly every turn on
     palisades: rare, while a region read as a colour nobody plays is not. With the players guessed,
-    those few are doubtful, sure as each of them looks; with the players named, nothing is guessed."""
+    those few keep their colour but are doubtful; with the players named, nothing is guessed."""
     rows = {i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(blue)}
     rows |= {blue + i: [0.0, 0.0, 0.05, 0.0, 0.95] for i in range(3)}  # green
     rows |= {blue + 3 + i: [0.0, 0.0, 0.97, 0.03, 0.0] for i in range(orange)}
