@@ -9,6 +9,7 @@ not, the allowed one wins.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -379,6 +380,25 @@ def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int
     return assigned
 
 
+def colour_counts(labels: list[int], colour_columns: dict[str, int], names: Iterable[str]) -> dict[str, int]:
+    """How many cells each of ``names`` that has a column is read on (``labels``: a column per cell).
+
+    >>> colour_counts([2, 2, 3, 0], {"orange": 2, "blue": 3, "purple": 4}, ("orange", "purple", "red"))
+    {'orange': 2, 'purple': 0}
+    """
+    return {name: labels.count(colour_columns[name]) for name in names if name in colour_columns}
+
+
+def cells_of(labels: list[int], colour_columns: dict[str, int], names: Iterable[str]) -> list[int]:
+    """The cells (numbers) read as any of the colours ``names``, in order.
+
+    >>> cells_of([2, 4, 3, 2, 0], {"orange": 2, "blue": 3, "purple": 4}, ["orange", "purple"])
+    [0, 1, 3]
+    """
+    columns = {colour_columns[name] for name in names}
+    return [i for i, label in enumerate(labels) if label in columns]
+
+
 def unsure_colours(
     probs: FloatArray,
     labels: list[int],
@@ -407,8 +427,7 @@ def unsure_colours(
     gone = [name for name in seen if colour_columns[name] not in sure]
     if not gone or len(seen) - len(gone) < 2:
         return [], [], None
-    columns = {colour_columns[name] for name in gone}
-    cells = [i for i, label in enumerate(labels) if label in columns]
+    cells = cells_of(labels, colour_columns, gone)
     names = " and ".join(f"{labels.count(colour_columns[name])} {name}" for name in gone)
     return (
         gone,
@@ -455,8 +474,7 @@ def alike_colours(
                 doubted.setdefault(name, other)
     if not doubted:
         return [], None
-    columns = {colour_columns[name] for name in doubted}
-    cells = [i for i, label in enumerate(labels) if label in columns]
+    cells = cells_of(labels, colour_columns, doubted)
     names = " and ".join(
         f"{labels.count(colour_columns[name])} {name} like {other}'s" for name, other in doubted.items()
     )
@@ -484,7 +502,7 @@ def fewest_unlikely(
     >>> fewest_unlikely([4] * 11 + [2] * 3 + [3] * 10, columns, ("orange", "blue", "purple"))
     ([], None)
     """
-    counts = {name: labels.count(colour_columns[name]) for name in players if name in colour_columns}
+    counts = colour_counts(labels, colour_columns, players)
     if len(counts) <= 2 or len(counts) > max(SUPPLIES):
         return [], None
     fewest = sorted(counts, key=counts.__getitem__)
@@ -496,8 +514,7 @@ def fewest_unlikely(
     dropped = 1
     while len(counts) - dropped > 2 and most > sum(supply_for(len(counts) - dropped)):
         dropped += 1
-    columns = {colour_columns[name] for name in fewest[:dropped]}
-    cells = [i for i, label in enumerate(labels) if label in columns]
+    cells = cells_of(labels, colour_columns, fewest[:dropped])
     names = " and ".join(f"{counts[name]} {name}" for name in fewest[:dropped])
     return cells, Problem(
         "players_unlikely",
@@ -535,14 +552,13 @@ def few_beside_many(
     >>> few_beside_many([4] * 6 + [2] * 3, columns, ("orange", "purple"))
     ([], None)
     """
-    counts = {name: labels.count(colour_columns[name]) for name in players if name in colour_columns}
+    counts = colour_counts(labels, colour_columns, players)
     if not counts or max(counts.values()) < params.many_warriors:
         return [], None
     few = [name for name, count in counts.items() if 0 < count <= params.few_warriors]
     if not few:
         return [], None
-    columns = {colour_columns[name] for name in few}
-    cells = [i for i, label in enumerate(labels) if label in columns]
+    cells = cells_of(labels, colour_columns, few)
     fullest = max(counts, key=counts.__getitem__)
     names = " and ".join(f"{counts[name]} {name}" for name in few)
     return cells, Problem(
