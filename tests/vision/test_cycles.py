@@ -1,13 +1,16 @@
-"""The Cycles world (vision/worlds/cycles): small real renders, checked against their truth.
+"""The Cycles world (vision/worlds/cycles): its plans, and small real renders checked against their truth.
 
-Skipped where Blender's ``bpy`` is not installed (the optional ``render`` extra), unless
-ARMADORA_REQUIRE_BPY=1, which makes a missing bpy a failure.
+The tests that render are skipped where Blender's ``bpy`` is not installed (the optional
+``render`` extra), unless ARMADORA_REQUIRE_BPY=1, which makes a missing bpy a failure; the
+plans need no Blender and are checked everywhere.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +22,23 @@ from numpy.typing import NDArray
 from engine.board import GOLD_CELLS
 from engine.check import check
 from engine.position import Position
+from vision.worlds.cycles.art import EMBLEMS, STYLES, Style
 from vision.worlds.cycles.camera import Camera
-from vision.worlds.cycles.kit import REFERENCE, copy_named
-from vision.worlds.cycles.plan import MM, is_forced_hard, make_plan
+from vision.worlds.cycles.kit import COPIES, REFERENCE, TUNING_COPIES, Kit, copy_named
+from vision.worlds.cycles.plan import MM, Plan, is_forced_hard, make_plan
 from vision.worlds.cycles.positions import CORNERS
-from vision.worlds.cycles.sets import photo_name, render_photo, render_set, truth_of
+from vision.worlds.cycles.sets import SETUP_SEED, photo_name, render_photo, render_set, setup_jobs, truth_of
 
-if os.environ.get("ARMADORA_REQUIRE_BPY") == "1":
-    import bpy  # noqa: F401  # a failure here is the point
+try:
+    import bpy  # noqa: F401
+except ImportError:
+    if os.environ.get("ARMADORA_REQUIRE_BPY") == "1":
+        raise  # a failure here is the point
+    HAVE_BPY = False
 else:
-    pytest.importorskip("bpy")
+    HAVE_BPY = True
+
+needs_bpy = pytest.mark.skipif(not HAVE_BPY, reason="bpy (the render extra) is not installed")
 
 SEED = 4  # a game photo of the reference kit, board seen from the side, moderate light
 
@@ -47,6 +57,7 @@ def frame(tmp_path_factory: pytest.TempPathFactory) -> tuple[NDArray[Any], dict[
     return photo, truth
 
 
+@needs_bpy
 def test_the_truth_is_a_legal_position_of_the_reference_kit(
     frame: tuple[NDArray[Any], dict[str, Any]],
 ) -> None:
@@ -60,6 +71,7 @@ def test_the_truth_is_a_legal_position_of_the_reference_kit(
     assert truth["render"]["world"] == "cycles" and truth["render"]["seed"] == SEED
 
 
+@needs_bpy
 def test_the_grid_corners_lie_inside_the_frame(frame: tuple[NDArray[Any], dict[str, Any]]) -> None:
     photo, truth = frame
     h, w = photo.shape[:2]
@@ -78,6 +90,7 @@ def _yellowness(photo: NDArray[Any], pt: NDArray[Any]) -> float:
     return float(((r + g) / 2 - b) / (r + g + b + 1e-6))
 
 
+@needs_bpy
 def test_gold_shows_at_the_projected_gold_cells(frame: tuple[NDArray[Any], dict[str, Any]]) -> None:
     """The disc around its numeral is yellower than the bare board beside the cell."""
     photo, truth = frame
@@ -108,39 +121,152 @@ def test_the_same_seed_gives_the_same_truth() -> None:
     assert a != c
 
 
+def _legal_and_framed(plan: Plan) -> dict[str, Any]:
+    """The truth of a plan with a board, checked: a legal position, the board in the frame, hard as forced."""
+    truth = truth_of(plan)
+    assert truth["board"] is True
+    assert check(Position.from_json(truth)).legal
+    corners = np.array(truth["render"]["corners_px"])
+    assert (corners >= 0).all() and (corners <= [plan.width - 1, plan.height - 1]).all()
+    assert 0.2 <= truth["render"]["conditions"]["board_area_fraction"] <= 0.92
+    for kind in plan.forced_hard:
+        if kind != "glare":  # glare is told by the render: clipped pixels on the card
+            assert kind in truth["render"]["hard"]
+    return truth
+
+
 def test_plans_over_many_seeds_are_legal_framed_and_hard_as_asked() -> None:
     forced = 0
     for seed in range(120):
         plan = make_plan("reference", seed, 1600, 1200, hard_share=0.3)
         forced += bool(plan.forced_hard)
-        truth = truth_of(plan)
         if plan.kind == "empty":
+            truth = truth_of(plan)
             assert truth["board"] is False and "players" not in truth
             continue
-        assert check(Position.from_json(truth)).legal
-        corners = np.array(truth["render"]["corners_px"])
-        assert (corners >= 0).all() and (corners <= [plan.width - 1, plan.height - 1]).all()
-        c = truth["render"]["conditions"]
-        assert 0.2 <= c["board_area_fraction"] <= 0.92
-        for kind in plan.forced_hard:
-            if kind != "glare":  # glare is told by the render: clipped pixels on the card
-                assert kind in truth["render"]["hard"]
+        _legal_and_framed(plan)
     assert forced == sum(is_forced_hard(s, 0.3) for s in range(120)) == 36
 
 
-def test_a_copies_folder_gets_the_setup_photo_of_its_copy(tmp_path: Path) -> None:
-    seed = 100_000
-    assert render_set(tmp_path, "copies", seed, 1, width=160, height=120, samples=2, threads=1) == 2
-    photo = json.loads((tmp_path / f"{photo_name('copies', seed)}.json").read_text())
-    kit = copy_named(photo["copy"])
-    setup = json.loads((tmp_path / f"setup-{kit.name}.json").read_text())
-    assert (tmp_path / f"setup-{kit.name}.jpg").stat().st_size > 1000
-    assert setup["copy"] == kit.name and setup["board"] is True
-    assert setup["palisades"] == [] and len(setup["gold"]) == 8
-    assert setup["players"] == list(kit.colour_keys)
-    on_corners = {tuple(w["cell"]): w["player"] for w in setup["warriors"]}
-    assert on_corners == {tuple(c): k for c, k in zip(CORNERS, kit.colour_keys, strict=True)}
-    assert check(Position.from_json(setup)).legal
-    assert set(Position.from_json(photo).players) <= set(kit.colour_keys)
+def test_the_tuning_copies_plans_are_legal_framed_and_show_each_tuning_copy() -> None:
+    shown: Counter[str] = Counter()
+    for seed in range(150_000, 150_120):
+        plan = make_plan("tuning-copies", seed, 1600, 1200, hard_share=0.3)
+        assert plan.kind == "game" and plan.kit is TUNING_COPIES[seed % len(TUNING_COPIES)]
+        truth = _legal_and_framed(plan)
+        assert truth["copy"] == plan.kit.name and truth["render"]["set"] == "tuning-copies"
+        assert set(truth["players"]) <= set(plan.kit.colour_keys)
+        shown[truth["copy"]] += 1
+    assert shown == {kit.name: 20 for kit in TUNING_COPIES}
+    for i, kit in enumerate(TUNING_COPIES):
+        setup = make_plan("tuning-copies", 920_000 + i, 1600, 1200, setup_of=kit)
+        truth = _legal_and_framed(setup)
+        assert setup.kind == "setup" and truth["copy"] == kit.name and truth["palisades"] == []
+        assert truth["players"] == list(kit.colour_keys)
+        assert truth["render"]["conditions"]["tilt_deg"] <= 25.0  # taken with care
+
+
+def _style_colours(style: Style) -> set[str]:
+    return {code.upper() for code in (*style.ground, *style.shapes, style.frame, style.line, style.ink)}
+
+
+def _family_colours(kits: tuple[Kit, ...]) -> set[tuple[int, int, int]]:
+    return {rgb for kit in kits for _key, rgb in kit.colours}
+
+
+def test_the_tuning_copies_share_no_name_colour_or_art_with_the_test_copies() -> None:
+    assert len(TUNING_COPIES) == len(COPIES) == 6
+    names = {kit.name for kit in TUNING_COPIES}
+    styles = {kit.style for kit in TUNING_COPIES}
+    assert len(names) == len(styles) == 6
+    assert not names & {kit.name for kit in COPIES}
+    assert not styles & {kit.style for kit in COPIES}
+    assert not _family_colours(TUNING_COPIES) & _family_colours(COPIES)
+    test_art = set().union(*(_style_colours(STYLES[kit.style]) for kit in COPIES))
+    for kit in TUNING_COPIES:
+        assert not _style_colours(STYLES[kit.style]) & test_art, kit.style
+        assert len(set(kit.colour_keys)) == len(kit.colours) == 4
+        assert len(set(kit.emblems)) == 4 and set(kit.emblems) <= set(EMBLEMS)
+        assert 43.0 <= kit.pitch_mm <= 47.0 and 17.0 <= kit.frame_mm <= 22.0
+    # The colours a classifier finds hardest are there as in the test copies.
+    assert {"white", "black", "yellow"} <= {key for kit in TUNING_COPIES for key in kit.colour_keys}
+    for kit in (*COPIES, *TUNING_COPIES):  # both families are found by name
+        assert kit.name is not None and copy_named(kit.name) is kit
+    with pytest.raises(KeyError):
+        copy_named("nowhere")
+
+
+def test_the_tuning_copies_photos_say_their_set_and_their_setups_follow_the_setup_seed() -> None:
+    assert photo_name("tuning-copies", 150_000) == "tcopy-150000"
+    assert (photo_name("reference", 4), photo_name("copies", 100_000)) == ("ref-000004", "copy-100000")
+    every = [(f"setup-{kit.name}", 920_000 + i, kit) for i, kit in enumerate(TUNING_COPIES)]
+    assert setup_jobs("tuning-copies", 150_000, 60, 920_000) == every
+    assert setup_jobs("tuning-copies", 150_001, 2, 920_000) == every[1:3]
+    assert setup_jobs("copies", 100_000, 1, SETUP_SEED) == [
+        (f"setup-{COPIES[4].name}", SETUP_SEED + 4, COPIES[4])
+    ]
+    assert setup_jobs("reference", 0, 60, SETUP_SEED) == []
+
+
+# sha256 of the truths of the first twelve photos of the sets and of the test copies' setup photos,
+# taken before the tuning copies were added: adding a set must not move another set's photos.
+BEFORE_TUNING = {
+    "reference": "67e6b4fb3d5fb883b02b959c037850918cd687051553e181681f3e3a0b538beb",
+    "copies": "9f3c6bc68084e8a4e6fe6d2bedddc0d4cf4e9a1d2715a44b55b1e805d7a5f16f",
+    "setups": "27700c1e64eeb05f58ed6f8083723fca5123a6b70caa2f57b19b1cceb54a4af5",
+}
+
+
+def _digest(truths: list[dict[str, Any]]) -> str:
+    return hashlib.sha256(json.dumps(truths, sort_keys=True).encode()).hexdigest()
+
+
+def test_the_existing_sets_plans_are_as_before_the_tuning_copies() -> None:
+    reference = [truth_of(make_plan("reference", s, 1600, 1200, hard_share=0.3)) for s in range(12)]
+    copies = [truth_of(make_plan("copies", s, 1600, 1200, hard_share=0.3)) for s in range(100_000, 100_012)]
+    setups = [
+        truth_of(make_plan("copies", SETUP_SEED + i, 1600, 1200, setup_of=kit))
+        for i, kit in enumerate(COPIES)
+    ]
+    assert _digest(reference) == BEFORE_TUNING["reference"]
+    assert _digest(copies) == BEFORE_TUNING["copies"]
+    assert _digest(setups) == BEFORE_TUNING["setups"]
+
+
+@needs_bpy
+@pytest.mark.parametrize(
+    ("set_name", "start", "count", "family"),
+    [("copies", 100_000, 1, COPIES), ("tuning-copies", 150_000, 2, TUNING_COPIES)],
+    ids=["copies", "tuning-copies"],
+)
+def test_a_copies_folder_gets_the_setup_photos_of_its_copies(
+    tmp_path: Path, set_name: str, start: int, count: int, family: tuple[Kit, ...]
+) -> None:
+    from vision.bench.accuracy import SETUP_PREFIX, photos_with_truth  # how the bench reads the folder
+
+    size: dict[str, Any] = {"width": 160, "height": 120, "samples": 2, "threads": 1}
+    shown = {family[s % len(family)] for s in range(start, start + count)}
+    assert len(shown) == count
+    assert render_set(tmp_path, set_name, start, count, **size) == count + len(shown)
+    pairs = photos_with_truth(tmp_path)  # the photos the bench reads: the setups left out
+    assert [jpg.name for jpg, _ in pairs] == [
+        f"{photo_name(set_name, s)}.jpg" for s in range(start, start + count)
+    ]
+    assert {p.name for p in tmp_path.glob(f"{SETUP_PREFIX}*.jpg")} == {f"setup-{k.name}.jpg" for k in shown}
+    for _jpg, truth_path in pairs:
+        photo = json.loads(truth_path.read_text())
+        kit = copy_named(photo["copy"])
+        assert kit in shown and photo["render"]["set"] == set_name
+        # `armadora bench scan --calibrate` learns a copy from SETUP_PREFIX + its truth's "copy".
+        assert (tmp_path / f"{SETUP_PREFIX}{photo['copy']}.jpg").stat().st_size > 1000
+        setup = json.loads((tmp_path / f"setup-{kit.name}.json").read_text())
+        assert setup["copy"] == kit.name and setup["board"] is True
+        assert setup["render"]["set"] == set_name and setup["render"]["conditions"]["kind"] == "setup"
+        assert setup["palisades"] == [] and len(setup["gold"]) == 8
+        assert setup["players"] == list(kit.colour_keys)
+        on_corners = {tuple(w["cell"]): w["player"] for w in setup["warriors"]}
+        assert on_corners == {tuple(c): k for c, k in zip(CORNERS, kit.colour_keys, strict=True)}
+        assert check(Position.from_json(setup)).legal
+        assert set(Position.from_json(photo).players) <= set(kit.colour_keys)
     # Resumed: nothing left to render.
-    assert render_set(tmp_path, "copies", seed, 1, width=160, height=120, samples=2, threads=1) == 0
+    assert render_set(tmp_path, set_name, start, count, **size) == 0

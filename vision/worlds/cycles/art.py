@@ -98,6 +98,67 @@ STYLES: dict[str, Style] = {
         line="#2E1C0C",
         ink="#F4E2BC",
     ),
+    # The tuning copies' styles (kit.TUNING_COPIES): as hard as the six above, in other palettes.
+    # Wheat and olive fields under round bales the size and colour of a gold disc.
+    "harvest": Style(
+        ground=("#C9A94E", "#9C8A3C", "#B59A52", "#7E7A38", "#D6B86A"),
+        shapes=("#D9AC30", "#C89A2C", "#E0B848", "#D97A1E", "#4E6A2A"),
+        count=8,
+        radius=(3.5, 11.0),
+        frame="#4A3A18",
+        line="#2A2008",
+        ink="#F2E2B0",
+    ),
+    # Pale ice under paler floes: a white warrior hardly stands out from it.
+    "ice": Style(
+        ground=("#EEF4F8", "#DCE9F0", "#F8FAFB", "#CFE0EA", "#E4EEEA"),
+        shapes=("#BFD6E4", "#FAFCFD", "#A6C2D4", "#D8E6EE", "#8FAFC2"),
+        count=5,
+        radius=(3.0, 9.0),
+        frame="#6F8EA6",
+        line="#3E5668",
+        ink="#FBFDFE",
+    ),
+    # Ash and soot with glowing embers, some gold-coloured: a black warrior sinks into it.
+    "ember": Style(
+        ground=("#1A1614", "#241C18", "#2A2420", "#161A1C", "#30261E"),
+        shapes=("#5A2A18", "#D09A2E", "#3A3230", "#8A3A1A", "#B8862A"),
+        count=8,
+        radius=(1.5, 7.0),
+        frame="#0A0806",
+        line="#040302",
+        ink="#D8A860",
+    ),
+    # Confetti: many small bright dots, yellow and white among them, on a patchwork ground.
+    "confetti": Style(
+        ground=("#E8D0A0", "#70B8C8", "#E89078", "#98C868", "#C8A0D8", "#F0E070"),
+        shapes=("#E8302A", "#2A70E0", "#F8D020", "#20B070", "#E040A0", "#FAFAF4"),
+        count=26,
+        radius=(0.8, 3.5),
+        frame="#2A3A6A",
+        line="#101018",
+        ink="#F8E8C8",
+    ),
+    # Shallow sea over sand, with round corals: orange, pink, gold-coloured and pale.
+    "reef": Style(
+        ground=("#2E9AB0", "#48B8C0", "#1C7890", "#E8D8A8", "#3AA890"),
+        shapes=("#F08060", "#E85A8A", "#E8B83A", "#F4F0E0", "#8A60B0"),
+        count=10,
+        radius=(2.0, 8.0),
+        frame="#0E4A5E",
+        line="#062630",
+        ink="#E0F8F4",
+    ),
+    # Red rock with large ochre boulders: the rust warrior is the ground's colour.
+    "mesa": Style(
+        ground=("#B85A32", "#C8723E", "#9A4A2A", "#D89058", "#A86848"),
+        shapes=("#D4A030", "#E8C070", "#7A3A20", "#C88A4A", "#5A6A3A"),
+        count=6,
+        radius=(4.5, 13.0),
+        frame="#4A2214",
+        line="#26100A",
+        ink="#F8D8B0",
+    ),
 }
 
 EMBLEMS = ("crescent", "axe", "leaf", "star", "tower", "sun", "ring", "drop", "diamond", "cross")

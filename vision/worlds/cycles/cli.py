@@ -1,4 +1,7 @@
-"""``python -m vision.worlds.cycles render OUT_DIR --set reference|copies --start N --count K ...``."""
+"""``python -m vision.worlds.cycles render OUT_DIR --set SET --start N --count K ...``.
+
+SET is reference, copies (the test copies) or tuning-copies (other copies, which a fit may see).
+"""
 
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
         "--setup-seed",
         type=int,
         default=SETUP_SEED,
-        help="copies: the first copy's setup seed (another gives a tuning set setup photos no test set has)",
+        help="copies, tuning-copies: the first copy's setup seed "
+        "(another gives a tuning set setup photos no test set has)",
     )
     args = parser.parse_args(argv)
     if not 0.0 <= args.hard_share <= 1.0:

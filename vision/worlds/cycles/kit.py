@@ -1,9 +1,10 @@
-"""The kits this world photographs: the reference kit of board-spec.md and a handful of copies.
+"""The kits this world photographs: the reference kit of board-spec.md and two families of copies.
 
 A kit is its geometry (millimetres), its four player colours (keys and sRGB), the emblem on
 each colour's warrior backs and the style of its board art. The reference kit follows
 board-spec.md; the copies are other editions, each with its own art, colours, emblems and a
-slightly different size, as "real copies differ in art, colours and size".
+slightly different size, as "real copies differ in art, colours and size". ``COPIES`` are the
+test sets' unseen copies; ``TUNING_COPIES``, disjoint from them, are the ones a fit may see.
 """
 
 from __future__ import annotations
@@ -168,9 +169,103 @@ COPIES: tuple[Kit, ...] = (
 )
 
 
+# The copies a fit may see. The test copies stay unseen only if nothing is tuned on them, so
+# these are as hard as they are in the same ways, without sharing a name, a colour or an art
+# style with them: a white on pale art, blacks on dark art, yellows beside the gold (one of them
+# close to it), pairs of colours close to each other (red and coral) or to a reference colour
+# (cobalt to blue, violet to purple, amber to orange), a sand close to the art it lies on, busy
+# confetti art, and round gold-coloured shapes (bales, embers, ochre rocks) among the gold.
+TUNING_COPIES: tuple[Kit, ...] = (
+    Kit(
+        name="harvest",
+        style="harvest",
+        colours=(
+            ("white", hex_rgb("#F5F3EA")),
+            ("plum", hex_rgb("#6E2C5A")),
+            ("forest", hex_rgb("#2F6B3A")),
+            ("sky", hex_rgb("#5FA3D9")),
+        ),
+        emblems=("sun", "drop", "axe", "ring"),
+        pitch_mm=44.5,
+        frame_mm=19.5,
+        title="ARMADORA  MOISSON",
+    ),
+    Kit(
+        name="glacier",
+        style="ice",
+        colours=(
+            ("white", hex_rgb("#F7F7F2")),
+            ("cobalt", hex_rgb("#2A63A8")),
+            ("scarlet", hex_rgb("#D8262E")),
+            ("black", hex_rgb("#2B2B2E")),
+        ),
+        emblems=("star", "tower", "leaf", "diamond"),
+        pitch_mm=46.5,
+        frame_mm=22.0,
+        title="ARMADORA  GLACIER",
+    ),
+    Kit(
+        name="ashfall",
+        style="ember",
+        colours=(
+            ("black", hex_rgb("#181818")),
+            ("yellow", hex_rgb("#F2D22E")),
+            ("violet", hex_rgb("#8C5BB0")),
+            ("mint", hex_rgb("#5CC8A0")),
+        ),
+        emblems=("cross", "crescent", "ring", "leaf"),
+        pitch_mm=45.0,
+        frame_mm=18.0,
+        title="ARMADORA  CENDRE",
+    ),
+    Kit(
+        name="carnival",
+        style="confetti",
+        colours=(
+            ("yellow", hex_rgb("#E4B81C")),
+            ("red", hex_rgb("#B8282E")),
+            ("coral", hex_rgb("#E8664A")),
+            ("white", hex_rgb("#EAE8DF")),
+        ),
+        emblems=("diamond", "sun", "star", "axe"),
+        pitch_mm=43.0,
+        frame_mm=17.5,
+        title="ARMADORA",
+    ),
+    Kit(
+        name="reef",
+        style="reef",
+        colours=(
+            ("amber", hex_rgb("#E8942A")),
+            ("turquoise", hex_rgb("#27A3A0")),
+            ("olive", hex_rgb("#6F7A2A")),
+            ("black", hex_rgb("#202226")),
+        ),
+        emblems=("drop", "cross", "crescent", "tower"),
+        pitch_mm=47.0,
+        frame_mm=20.5,
+        title="ARMADORA  RECIF",
+    ),
+    Kit(
+        name="mesa",
+        style="mesa",
+        colours=(
+            ("rust", hex_rgb("#A8442A")),
+            ("lemon", hex_rgb("#EADB3C")),
+            ("indigo", hex_rgb("#3C3F8F")),
+            ("sand", hex_rgb("#D2BE94")),
+        ),
+        emblems=("leaf", "ring", "sun", "cross"),
+        pitch_mm=44.0,
+        frame_mm=21.0,
+        title="ARMADORA  MESA",
+    ),
+)
+
+
 def copy_named(name: str) -> Kit:
-    """The copy of that name; KeyError if there is none."""
-    for kit in COPIES:
+    """The copy of that name, test or tuning; KeyError if there is none."""
+    for kit in (*COPIES, *TUNING_COPIES):
         if kit.name == name:
             return kit
     raise KeyError(name)

@@ -20,7 +20,7 @@ from engine.board import COLS, ROWS, Cell, Slot
 from engine.position import Position
 from vision.worlds.cycles.camera import Camera, place_camera, polygon_area
 from vision.worlds.cycles.colour import kelvin_rgb
-from vision.worlds.cycles.kit import COPIES, REFERENCE, Kit
+from vision.worlds.cycles.kit import COPIES, REFERENCE, TUNING_COPIES, Kit
 from vision.worlds.cycles.positions import STAGES, game_position, setup_position
 
 HARD_KINDS = ("glare", "warm", "tilt")
@@ -96,11 +96,17 @@ def _rect(hw: float, hh: float, z: float) -> NDArray[Any]:
     return np.array([[-hw, hh, z], [hw, hh, z], [hw, -hh, z], [-hw, -hh, z]])
 
 
+#: The sets of copies and the family of kits each shows: the test copies, or the tuning
+#: copies that a fit may see without making the test copies seen.
+COPY_FAMILIES: dict[str, tuple[Kit, ...]] = {"copies": COPIES, "tuning-copies": TUNING_COPIES}
+
+
 def kit_for(set_name: str, seed: int) -> Kit:
-    """The kit a photo of the set shows: the reference kit, or a copy chosen by the seed."""
+    """The kit a photo of the set shows: the reference kit, or a copy of the set's family by the seed."""
     if set_name == "reference":
         return REFERENCE
-    return COPIES[seed % len(COPIES)]
+    family = COPY_FAMILIES[set_name]
+    return family[seed % len(family)]
 
 
 def is_forced_hard(seed: int, share: float) -> bool:

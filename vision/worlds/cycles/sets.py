@@ -3,8 +3,9 @@
 A photo's scene comes from its seed alone (plan.py), so a set can be rendered in pieces, by
 several processes over disjoint seed ranges, and resumed: a photo whose JPEG and JSON are
 both there is skipped. Files are written to a hidden temporary name and renamed, the JSON
-last, so a killed render never leaves a photo that looks finished. A copies folder also
-holds each copy's setup photo, ``setup-<copy>.jpg``, rendered before the copy's photos.
+last, so a killed render never leaves a photo that looks finished. A folder of a set of copies
+("copies", the test copies, or "tuning-copies") also holds each copy's setup photo,
+``setup-<copy>.jpg``, rendered before the copy's photos.
 """
 
 from __future__ import annotations
@@ -24,16 +25,27 @@ from numpy.typing import NDArray
 from engine.check import check
 from engine.position import Position
 from vision.worlds.cycles import phone
-from vision.worlds.cycles.kit import COPIES, Kit
-from vision.worlds.cycles.plan import MM, TILT_HARD_DEG, WARM_K, Plan, kit_for, make_plan
+from vision.worlds.cycles.kit import Kit
+from vision.worlds.cycles.plan import (
+    COPY_FAMILIES,
+    MM,
+    TILT_HARD_DEG,
+    WARM_K,
+    Plan,
+    kit_for,
+    make_plan,
+)
 
-SETS = ("reference", "copies")
+SETS = ("reference", "copies", "tuning-copies")
 SETUP_SEED = 900_000
 GLARE_FRACTION = 0.003  # white-out share of the board's area, on the bare card, for "glare"
+# The photos' name prefixes: a tuning photo's name says so, should it stray into a test folder.
+PREFIXES = {"reference": "ref", "copies": "copy", "tuning-copies": "tcopy"}
 
 
 def photo_name(set_name: str, seed: int) -> str:
-    return f"{'ref' if set_name == 'reference' else 'copy'}-{seed:06d}"
+    """The file name (no suffix) of photo ``seed`` of the set: ``ref-000004``, ``tcopy-150000``."""
+    return f"{PREFIXES[set_name]}-{seed:06d}"
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -153,10 +165,25 @@ def render_photo(plan: Plan, out_dir: Path, name: str, *, samples: int, threads:
     return doc
 
 
-def copies_in(start: int, count: int) -> list[Kit]:
-    """The copies that the photos ``start .. start+count-1`` of the copies set show, in box order."""
-    names = {kit_for("copies", s).name for s in range(start, start + count)}
-    return [kit for kit in COPIES if kit.name in names]
+def copies_in(set_name: str, start: int, count: int) -> list[Kit]:
+    """The copies that the photos ``start .. start+count-1`` of a set of copies show, in box order."""
+    names = {kit_for(set_name, s).name for s in range(start, start + count)}
+    return [kit for kit in COPY_FAMILIES[set_name] if kit.name in names]
+
+
+def setup_jobs(set_name: str, start: int, count: int, setup_seed: int) -> list[tuple[str, int, Kit]]:
+    """The setup photos a folder of a set of copies needs: name, seed and copy, in box order.
+
+    Seeds run from ``setup_seed``, one a copy of the set's family, so every folder of the set
+    with the same ``setup_seed`` has the same setup photos. The reference set has none.
+    """
+    if set_name not in COPY_FAMILIES:
+        return []
+    family = COPY_FAMILIES[set_name]
+    return [
+        (f"setup-{kit.name}", setup_seed + family.index(kit), kit)
+        for kit in copies_in(set_name, start, count)
+    ]
 
 
 def render_set(
@@ -175,15 +202,11 @@ def render_set(
 ) -> int:
     """Render the photos of seeds ``start .. start+count-1`` not yet on disk; how many were rendered.
 
-    A copies set's setup photos take seeds from ``setup_seed``, one a copy in box order: every
-    set with the same ``setup_seed`` has the same setup photos.
+    A set of copies' setup photos come first (:func:`setup_jobs`).
     """
     if set_name not in SETS:
         raise ValueError(f"unknown set {set_name!r} ({', '.join(SETS)})")
-    jobs: list[tuple[str, int, Kit | None]] = []
-    if set_name == "copies":
-        for kit in copies_in(start, count):
-            jobs.append((f"setup-{kit.name}", setup_seed + COPIES.index(kit), kit))
+    jobs: list[tuple[str, int, Kit | None]] = [*setup_jobs(set_name, start, count, setup_seed)]
     for seed in range(start, start + count):
         jobs.append((photo_name(set_name, seed), seed, None))
     rendered = 0
