@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 #: The committed weights. ``ARMADORA_WEIGHTS=DIR`` reads another folder instead, written by
 #: ``armadora bench fit --out DIR``: how a fit on one world is measured on the other without
 #: touching the committed files.
@@ -37,20 +39,62 @@ def weights_dir() -> Path:
     return Path(chosen) if chosen else WEIGHTS_DIR
 
 
-#: Every fitted model: the slot reader's and the hidden cells' by the kind of looks read with
-#: (:class:`vision.looks.Kind`), the cell reader's, and how a warrior looks on any copy.
-MODELS = (
+#: The worlds (renderers) a reader can be fitted in: the first renderer's (raster), then the
+#: path-traced one's.
+WORLDS = ("raster", "cycles")
+
+#: The readers fitted once per world, each on that world's tuning photos alone, and read as the
+#: mean of those fits (:func:`world_mean`): for logistic models over the same signs, the model whose
+#: log odds are the mean of theirs. Fitted together instead, the world with more photos outvotes
+#: the other's looks, and weighed equal the fit trades one world's photos for the other's.
+PER_WORLD = (
     "slots-reference",
-    "slots-reference-cycles",
     "slots-learnt",
     "slots-improvised",
-    "slots-plain-reference",
     "slots-plain-learnt",
     "slots-plain-improvised",
-    "cells-reference",
     "hidden-learnt",
     "hidden-improvised",
-    "warriors",
+)
+
+
+def world_model(name: str, world: str) -> str:
+    """The name a reader fitted on one ``world`` alone is written under: ``name`` for the first
+    renderer's (raster) world, ``name-world`` for another.
+
+    >>> world_model("slots-reference", "raster"), world_model("slots-reference", "cycles")
+    ('slots-reference', 'slots-reference-cycles')
+    """
+    return name if world == WORLDS[0] else f"{name}-{world}"
+
+
+def world_models(name: str) -> tuple[str, ...]:
+    """The fits a reader is read from: one per world for :data:`PER_WORLD`'s, else ``name`` alone.
+
+    >>> world_models("slots-learnt"), world_models("cells-reference")
+    (('slots-learnt', 'slots-learnt-cycles'), ('cells-reference',))
+    """
+    return tuple(world_model(name, world) for world in WORLDS) if name in PER_WORLD else (name,)
+
+
+#: Every fitted model: the slot reader's and the hidden cells' by the kind of looks read with
+#: (:class:`vision.looks.Kind`), the cell reader's, and how a warrior looks on any copy; the
+#: :data:`PER_WORLD` readers once per world.
+MODELS = tuple(
+    model
+    for name in (
+        "slots-reference",
+        "slots-learnt",
+        "slots-improvised",
+        "slots-plain-reference",
+        "slots-plain-learnt",
+        "slots-plain-improvised",
+        "cells-reference",
+        "hidden-learnt",
+        "hidden-improvised",
+        "warriors",
+    )
+    for model in world_models(name)
 )
 
 
@@ -87,6 +131,18 @@ def fitted(name: str) -> Fitted:
 def load_weights(name: str) -> tuple[float, ...]:
     """The committed weights of model ``name`` (:data:`MODELS`)."""
     return fitted(name).weights
+
+
+def world_mean(name: str) -> tuple[float, ...]:
+    """The weights reader ``name`` reads with: the mean of its fits' (:func:`world_models`).
+
+    >>> world_mean("cells-reference") == load_weights("cells-reference")
+    True
+    """
+    fits = [fitted(model) for model in world_models(name)]
+    if len({model.inputs for model in fits}) > 1:
+        raise ValueError(f"the worlds' fits of {name} read different signs: refit them")
+    return tuple(float(w) for w in np.mean([model.weights for model in fits], axis=0))
 
 
 def write_fitted(

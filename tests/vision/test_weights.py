@@ -12,7 +12,7 @@ from renders import Renders
 
 from vision.learn.pieces import WARRIOR_SIGNS, WARRIOR_WEIGHTS
 from vision.read import cells, slots, tokens
-from vision.weights import BARE_RELATIVE, MODELS, fitted, load_weights, path_of, write_fitted
+from vision.weights import BARE_RELATIVE, MODELS, fitted, load_weights, path_of, world_models, write_fitted
 
 SIGNS = {
     "slots": len(slots.FEATURES),
@@ -45,10 +45,21 @@ def test_the_readers_read_with_the_loaded_weights() -> None:
 
     each = [odds(slots.palisade_probability(signs, weights)) for weights in worlds]
     assert np.allclose(odds(slots.palisade_probability(signs)), np.mean(each, axis=0))
-    assert load_weights("slots-improvised") == slots.IMPROVISED_WEIGHTS
+    # So are the copies' readers: each the mean of its fit on the raster world's tuning copies and
+    # its fit on the path-traced world's.
+    for name, weights in (
+        ("slots-learnt", slots.LEARNT_WEIGHTS),
+        ("slots-improvised", slots.IMPROVISED_WEIGHTS),
+        ("slots-plain-learnt", slots.PLAIN_LEARNT_WEIGHTS),
+        ("slots-plain-improvised", slots.PLAIN_IMPROVISED_WEIGHTS),
+        ("hidden-learnt", tokens.LEARNT_WEIGHTS),
+        ("hidden-improvised", tokens.IMPROVISED_WEIGHTS),
+    ):
+        fits = [fitted(model) for model in world_models(name)]
+        assert [fit.provenance["world"] for fit in fits] == ["raster", "cycles"]
+        assert np.allclose(weights, np.mean([fit.weights for fit in fits], axis=0))
     assert load_weights("slots-plain-reference") == slots.PLAIN_WEIGHTS
     assert load_weights("cells-reference") == cells.WEIGHTS
-    assert load_weights("hidden-learnt") == tokens.LEARNT_WEIGHTS
     assert load_weights("warriors") == WARRIOR_WEIGHTS
     assert load_weights("cells-reference") is load_weights("cells-reference")  # read once
 
@@ -118,3 +129,77 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
     assert json.loads((out / "slots-reference.json").read_text())["inputs"] == BARE_RELATIVE
     assert {name: fitted(name).weights for name in MODELS} == before
     assert main(["bench", "fit", str(tmp_path / "nowhere")]) == 2
+
+
+def test_a_reader_fitted_per_world_is_fitted_on_each_world_s_photos_alone(tmp_path: Path) -> None:
+    from vision.train.fit import Provenance, TrainingData, _fit_reader
+
+    rng = np.random.default_rng(3)
+    width = len(tokens.FEATURES)
+    # Three photos' hidden cells: two of the raster world's, one of the path-traced world's, whose
+    # truths run the other way, so that a fit on both worlds' photos together would tell.
+    sizes, worlds = (5, 4, 6), ("raster", "raster", "cycles")
+    x = [rng.normal(size=(size, width)) for size in sizes]
+    y = [
+        list(rows[:, 0] > 0) if world == "raster" else list(rows[:, 0] < 0)
+        for rows, world in zip(x, worlds, strict=True)
+    ]
+    data = TrainingData(
+        hidden_x=x, hidden_y=y, hidden_world=[w for w, n in zip(worlds, sizes, strict=True) for _ in range(n)]
+    )
+    alone = data.of("cycles")
+    assert len(alone.hidden_x) == 1 and alone.hidden_x[0] is x[2] and alone.hidden_world == ["cycles"] * 6
+    assert [len(rows) for rows in data.of("raster").hidden_x] == [5, 4] and data.of("raster").slot_x == []
+    photos = [tmp_path / f"{n}.jpg" for n in range(3)]
+    where = Provenance([tmp_path], photos, list(worlds), "seen somehow")
+    written = _fit_reader(data, "hidden", "hidden-learnt", where, tmp_path, weighed=tokens.WEIGHED["learnt"])
+    assert written == ["hidden-learnt-cycles", "hidden-learnt"]
+    raster = json.loads((tmp_path / "hidden-learnt.json").read_text())
+    cycles = json.loads((tmp_path / "hidden-learnt-cycles.json").read_text())
+    assert raster["provenance"]["world"] == "raster" and raster["provenance"]["examples"] == 9
+    assert cycles["provenance"]["world"] == "cycles" and cycles["provenance"]["examples"] == 6
+    # Fitted on opposite truths, the two worlds' fits weigh the first sign opposite ways.
+    assert raster["weights"][0] > 0 > cycles["weights"][0]
+
+
+def test_a_fit_on_path_traced_copies_alone_writes_their_fits_and_keeps_the_warriors_looks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.train.fit as fit
+
+    rng = np.random.default_rng(5)
+    photos = []
+    for n in range(4):
+        photo = tmp_path / f"tcopy-{n}.jpg"
+        photo.write_bytes(b"")
+        truth = {"copy": "harvest", "render": {"world": "cycles"}}
+        photo.with_suffix(".json").write_text(json.dumps(truth))
+        photos.append((photo, photo.with_suffix(".json")))
+
+    def signs(pairs: object, see: object) -> fit.TrainingData:
+        # Each photo's slots and hidden cells as a path-traced photo's, whatever the looks.
+        data = fit.TrainingData()
+        for _ in photos:
+            data.slot_x.append(rng.normal(size=(67, len(slots.FEATURES))))
+            data.slot_y.append(list(rng.random(67) < 0.3))
+            data.slot_world += ["cycles"] * 67
+            data.hidden_x.append(rng.normal(size=(8, len(tokens.FEATURES))))
+            data.hidden_y.append([True, False] * 4)
+            data.hidden_world += ["cycles"] * 8
+        return data
+
+    def no_looks(pairs: object) -> None:
+        raise AssertionError("the warriors' looks are fitted on raster photos only")
+
+    monkeypatch.setattr(fit, "training_data", signs)
+    monkeypatch.setattr(fit, "warrior_data", no_looks)
+    out = tmp_path / "weights"
+    written = fit._fit_copies(photos, lambda data, name: None, out)  # type: ignore[arg-type, return-value]
+    readers = ("slots", "slots-plain", "hidden")
+    assert sorted(written) == sorted(
+        f"{reader}-{kind}-cycles" for reader in readers for kind in ("learnt", "improvised")
+    )
+    assert sorted(p.stem for p in out.glob("*.json")) == sorted(written)
+    for name in written:
+        provenance = json.loads((out / f"{name}.json").read_text())["provenance"]
+        assert provenance["world"] == "cycles" and "4 photos" in provenance["photos"]

@@ -34,7 +34,7 @@ from vision.geometry import (
 from vision.locate.features import Camera
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import correlation, fine_detail, texture_match
-from vision.weights import BARE_RELATIVE, fitted, load_weights
+from vision.weights import BARE_RELATIVE, fitted, load_weights, world_mean, world_models
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -142,19 +142,15 @@ FEATURES = (
 
 #: Logistic weights over :func:`model_inputs` (one row for the shares of :data:`FEATURES`' first
 #: nine signs, one for each of :data:`PROFILE_SIGNS` band by band, and the constant), fitted on the
-#: tuning set only: ``vision/data/weights/slots-reference.json`` says on which photos, and
-#: ``armadora bench fit TUNING_DIR`` writes it again.
-#: One such fit per world the reference kit was rendered in, each on that world's tuning photos
-#: alone: the raster world's and the path-traced one's (``armadora bench fit`` writes one per world
-#: its folders hold). The reader averages their log-odds, which for logistic models over the same
-#: signs is the model with their mean weights: fitted together instead, the world with more photos
-#: outvotes the other's looks, and weighed equal the fit trades one world's photos for the other's.
-WORLD_MODELS = ("slots-reference", "slots-reference-cycles")
-WEIGHTS = tuple(float(w) for w in np.mean([load_weights(name) for name in WORLD_MODELS], axis=0))
+#: tuning sets only, once per world the reference kit was rendered in, each on that world's photos
+#: alone (``vision/data/weights/slots-reference*.json`` say on which photos; ``armadora bench fit
+#: TUNING_DIR`` writes them again): the reader averages their log odds (:func:`vision.weights.world_mean`).
+WORLD_MODELS = world_models("slots-reference")
+WEIGHTS = world_mean("slots-reference")
 #: The same, for a face learnt from a setup photo and for one improvised from the photo being read,
-#: fitted on the tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
-LEARNT_WEIGHTS = load_weights("slots-learnt")
-IMPROVISED_WEIGHTS = load_weights("slots-improvised")
+#: fitted on each world's tuning copies (``armadora bench fit COPIES_TUNING_DIR``).
+LEARNT_WEIGHTS = world_mean("slots-learnt")
+IMPROVISED_WEIGHTS = world_mean("slots-improvised")
 
 #: The plain reader's signs: the first of :data:`FEATURES`, each a direct sign of a stick (wood,
 #: the line hidden, the art's texture hidden) or how far things lean, without the profile's band by
@@ -164,21 +160,19 @@ PLAIN_FEATURES = FEATURES[: FEATURES.index("art_hidden") + 1]
 #: Its weights, fitted with the whole reader's (``armadora bench fit TUNING_DIR``), and for the
 #: faces learnt and improvised (``armadora bench fit COPIES_TUNING_DIR``).
 PLAIN_WEIGHTS = load_weights("slots-plain-reference")
-PLAIN_LEARNT_WEIGHTS = load_weights("slots-plain-learnt")
-PLAIN_IMPROVISED_WEIGHTS = load_weights("slots-plain-improvised")
+PLAIN_LEARNT_WEIGHTS = world_mean("slots-plain-learnt")
+PLAIN_IMPROVISED_WEIGHTS = world_mean("slots-plain-improvised")
 
 
 def reads_relative(model: str) -> bool:
     """Whether slot model ``model``'s weights read :func:`relative_to_bare`'s signs rather than
-    :func:`slot_features`' (its weights file says which)."""
+    :func:`slot_features`' (its weights file says which; every world's fit of a reader reads the
+    same signs, :func:`vision.weights.world_mean` sees to it)."""
     return fitted(model).inputs == BARE_RELATIVE
 
 
-#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots (every world's must
-#: read the same signs to be averaged).
+#: Whether :data:`WEIGHTS` read the signs told against the photo's bare slots.
 RELATIVE = reads_relative("slots-reference")
-if any(reads_relative(name) != RELATIVE for name in WORLD_MODELS):
-    raise ValueError(f"the worlds' slot readers {', '.join(WORLD_MODELS)} read different signs: refit them")
 
 
 def leans_mm(camera: Camera | None, height_mm: float = PALISADE_HEIGHT_MM) -> FloatArray:

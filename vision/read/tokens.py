@@ -33,7 +33,7 @@ from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
 from vision.templates import TemplateBank, best_matches, template_bank
-from vision.weights import load_weights
+from vision.weights import world_mean
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -71,8 +71,8 @@ FEATURES = ("match_above_art", "token_coloured", "occupied_around", "outline", "
 #: and with one improvised from the photo read, fitted on the tuning copies only
 #: (``vision/data/weights/hidden-*.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes them
 #: again). Each kind weighs the columns :data:`WEIGHED` names; the others' weights are 0.
-LEARNT_WEIGHTS = load_weights("hidden-learnt")
-IMPROVISED_WEIGHTS = load_weights("hidden-improvised")
+LEARNT_WEIGHTS = world_mean("hidden-learnt")
+IMPROVISED_WEIGHTS = world_mean("hidden-improvised")
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is

@@ -22,7 +22,7 @@ from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Kind, Looks, reference_looks
 from vision.read.view import BoardView
-from vision.weights import BARE_RELATIVE, MODELS, SIGNS, fitted, write_fitted
+from vision.weights import BARE_RELATIVE, MODELS, PER_WORLD, SIGNS, WORLDS, fitted, world_model, write_fitted
 
 
 @dataclass
@@ -54,24 +54,23 @@ class TrainingData:
         }[name]
         return np.vstack(x), np.concatenate(y).astype(bool), world_weights(worlds)
 
-    def slots_of(self, world: str) -> TrainingData:
-        """The slot examples of the photos ``world`` rendered, alone."""
-        photos = [n for n in range(len(self.slot_x)) if self.slot_world[n * len(SLOTS)] == world]
+    def of(self, world: str) -> TrainingData:
+        """The examples of the photos ``world`` rendered, alone."""
+
+        def kept(
+            x: list[npt.NDArray[np.float64]], y: list[list[bool]], worlds: list[str]
+        ) -> tuple[list[npt.NDArray[np.float64]], list[list[bool]], list[str]]:
+            # Each photo's examples in a row: a photo's world is its first example's.
+            starts = np.cumsum([0, *(len(truths) for truths in y)])[:-1]
+            photos = [n for n, start in enumerate(starts) if worlds[start] == world]
+            return [x[n] for n in photos], [y[n] for n in photos], [world] * sum(len(y[n]) for n in photos)
+
+        slot_x, slot_y, slot_world = kept(self.slot_x, self.slot_y, self.slot_world)
+        cell_x, cell_y, cell_world = kept(self.cell_x, self.cell_y, self.cell_world)
+        hidden_x, hidden_y, hidden_world = kept(self.hidden_x, self.hidden_y, self.hidden_world)
         return TrainingData(
-            slot_x=[self.slot_x[n] for n in photos],
-            slot_y=[self.slot_y[n] for n in photos],
-            slot_world=[world] * (len(photos) * len(SLOTS)),
+            slot_x, slot_y, slot_world, cell_x, cell_y, cell_world, hidden_x, hidden_y, hidden_world
         )
-
-
-def world_model(name: str, world: str) -> str:
-    """The name a reader fitted on one ``world`` alone is written under: ``name`` for the first
-    renderer's (raster) world, ``name-world`` for another.
-
-    >>> world_model("slots-reference", "raster"), world_model("slots-reference", "cycles")
-    ('slots-reference', 'slots-reference-cycles')
-    """
-    return name if world == "raster" else f"{name}-{world}"
 
 
 def world_weights(worlds: list[str]) -> npt.NDArray[np.float64]:
@@ -269,11 +268,13 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
 
     Folders of the reference kit refit the slot and cell models, on all their photos together.
     Folders of other copies (truths naming a ``"copy"``, with the copies' setup photos) refit what
-    reads them: how a warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`), and the
-    readers with the looks ``learn`` takes from each setup photo and with those improvised from
-    each photo. The improvised readers' signs depend on how a warrior looks, read when this process
-    started: fit the same folders again once the warriors' weights have changed. A model no folder
-    refits is copied into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a whole set.
+    reads them: how a warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`; from the
+    raster world's folders only), and the readers with the looks ``learn`` takes from each setup
+    photo and with those improvised from each photo. A reader of :data:`vision.weights.PER_WORLD`
+    is fitted once for each world the folders hold, on that world's photos alone. The improvised
+    readers' signs depend on how a warrior looks, read when this process started: fit the same
+    folders again once the warriors' weights have changed. A model no folder refits is copied
+    into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a whole set.
     """
     reference_pairs: list[tuple[Path, Path]] = []
     copies_pairs: list[tuple[Path, Path]] = []
@@ -306,19 +307,36 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
     data = training_data(pairs, seen)
     how = "read with the reference kit's looks"
     where = _provenance(pairs, how)
-    # The whole slot reader is fitted once per world, on that world's photos alone; the scanner
-    # averages the worlds' readers (vision.read.slots.WORLD_MODELS), so that one world's many photos
-    # do not outvote another's few.
-    written = []
-    for world in where.worlds:
-        name = world_model("slots-reference", world)
-        if name not in MODELS:
-            raise ValueError(f"no slot reader is kept for the world {world!r}: add {name!r} to MODELS")
-        _fit(data.slots_of(world), "slots", name, where.alone(world), out, BARE_RELATIVE)
-        written.append(name)
+    written = _fit_reader(data, "slots", "slots-reference", where, out, BARE_RELATIVE)
     _fit(data, "plain slots", "slots-plain-reference", where, out)
     _fit(data, "cells", "cells-reference", where, out)
     return [*written, "slots-plain-reference", "cells-reference"]
+
+
+def _fit_reader(
+    data: TrainingData,
+    model: str,
+    name: str,
+    where: Provenance,
+    out: Path | None,
+    inputs: str = SIGNS,
+    **options: Any,
+) -> list[str]:
+    """:func:`_fit` reader ``name`` on ``data``; one of :data:`vision.weights.PER_WORLD` once per
+    world, on that world's photos alone (the scanner averages the worlds' fits,
+    :func:`vision.weights.world_mean`, so that one world's many photos do not outvote another's
+    few). The models written."""
+    if name not in PER_WORLD:
+        _fit(data, model, name, where, out, inputs, **options)
+        return [name]
+    written = []
+    for world in where.worlds:
+        fit_name = world_model(name, world)
+        if fit_name not in MODELS:
+            raise ValueError(f"no reader is kept for the world {world!r}: add {fit_name!r} to MODELS")
+        _fit(data.of(world), model, fit_name, where.alone(world), out, inputs, **options)
+        written.append(fit_name)
+    return written
 
 
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
@@ -327,9 +345,19 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
     from vision.read.tokens import WEIGHED
 
     seen_from_above = _provenance(pairs, "each seen from above by vision.learn.improvise.board_face")
-    _write_fit(
-        *warrior_data(pairs), fit_warrior_weights, warrior_probability, "warriors", seen_from_above, out
-    )
+    names = []
+    # How a warrior looks is fitted on the first renderer's copies alone: the improvised readers'
+    # signs are read with it, every world's fits of them were made with that one, and a change of it
+    # asks those fits to be made again (two passes, not tried yet). Without such photos it is kept.
+    looks_pairs = [
+        pair for pair, world in zip(pairs, seen_from_above.photo_worlds, strict=True) if world == WORLDS[0]
+    ]
+    if looks_pairs:
+        looks_seen = _provenance(looks_pairs, seen_from_above.seen_with)
+        _write_fit(
+            *warrior_data(looks_pairs), fit_warrior_weights, warrior_probability, "warriors", looks_seen, out
+        )
+        names.append("warriors")
     learnt: dict[tuple[Path, str], Looks] = {}
 
     def with_setup(photo: Path, truth: dict[str, Any]) -> tuple[BoardView, Looks]:
@@ -348,12 +376,10 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
             "each read with the looks improvised from it",
         ),
     )
-    names = ["warriors"]
     for kind, see, seen_with in seers:
         data = training_data(pairs, see)
         where = replace(seen_from_above, seen_with=seen_with)
-        _fit(data, "slots", f"slots-{kind.value}", where, out)
-        _fit(data, "plain slots", f"slots-plain-{kind.value}", where, out)
-        _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
-        names += [f"slots-{kind.value}", f"slots-plain-{kind.value}", f"hidden-{kind.value}"]
+        names += _fit_reader(data, "slots", f"slots-{kind.value}", where, out)
+        names += _fit_reader(data, "plain slots", f"slots-plain-{kind.value}", where, out)
+        names += _fit_reader(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
     return names
