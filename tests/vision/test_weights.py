@@ -132,7 +132,7 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
 
 
 def test_a_reader_fitted_per_world_is_fitted_on_each_world_s_photos_alone(tmp_path: Path) -> None:
-    from vision.train.fit import Provenance, TrainingData, _fit_reader
+    from vision.train.fit import Provenance, TrainingData, _fit
 
     rng = np.random.default_rng(3)
     width = len(tokens.FEATURES)
@@ -152,7 +152,7 @@ def test_a_reader_fitted_per_world_is_fitted_on_each_world_s_photos_alone(tmp_pa
     assert [len(rows) for rows in data.of("raster").hidden_x] == [5, 4] and data.of("raster").slot_x == []
     photos = [tmp_path / f"{n}.jpg" for n in range(3)]
     where = Provenance([tmp_path], photos, list(worlds), "seen somehow")
-    written = _fit_reader(data, "hidden", "hidden-learnt", where, tmp_path, weighed=tokens.WEIGHED["learnt"])
+    written = _fit(data, "hidden", "hidden-learnt", where, tmp_path, weighed=tokens.WEIGHED["learnt"])
     assert written == ["hidden-learnt-cycles", "hidden-learnt"]
     raster = json.loads((tmp_path / "hidden-learnt.json").read_text())
     cycles = json.loads((tmp_path / "hidden-learnt-cycles.json").read_text())

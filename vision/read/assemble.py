@@ -428,7 +428,8 @@ def unsure_colours(
     if not gone or len(seen) - len(gone) < 2:
         return [], [], None
     cells = cells_of(labels, colour_columns, gone)
-    names = " and ".join(f"{labels.count(colour_columns[name])} {name}" for name in gone)
+    counts = colour_counts(labels, colour_columns, gone)
+    names = " and ".join(f"{counts[name]} {name}" for name in gone)
     return (
         gone,
         cells,
@@ -466,7 +467,7 @@ def alike_colours(
     for pair in alike:
         if not set(pair) <= colour_columns.keys():
             continue
-        counts = [labels.count(colour_columns[name]) for name in pair]
+        counts = list(colour_counts(labels, colour_columns, pair).values())
         if min(counts) == 0:
             continue
         for name, other, count in ((*pair, counts[0]), (*pair[::-1], counts[1])):
@@ -475,9 +476,8 @@ def alike_colours(
     if not doubted:
         return [], None
     cells = cells_of(labels, colour_columns, doubted)
-    names = " and ".join(
-        f"{labels.count(colour_columns[name])} {name} like {other}'s" for name, other in doubted.items()
-    )
+    read_on = colour_counts(labels, colour_columns, doubted)
+    names = " and ".join(f"{read_on[name]} {name} like {other}'s" for name, other in doubted.items())
     return cells, Problem(
         "colour_alike",
         f"read {names}: one player's warriors in two lights can look like two players'; each is "

@@ -177,12 +177,24 @@ def _fit(
     out: Path | None,
     inputs: str = SIGNS,
     **options: Any,
-) -> None:
+) -> list[str]:
     """Fit one reader (``"slots"``, ``"plain slots"``, ``"cells"`` or ``"hidden"``) on ``data``'s
-    examples for it; write its weights as model ``name``. A slot model whose ``inputs`` are
+    examples for it; write its weights as model ``name``, and return the models written. One of
+    :data:`vision.weights.PER_WORLD` is fitted once per world, on that world's photos alone (the
+    scanner averages the worlds' fits, :func:`vision.weights.world_mean`, so that one world's many
+    photos do not outvote another's few). A slot model whose ``inputs`` are
     :data:`vision.weights.BARE_RELATIVE` reads each photo's signs told against its own bare slots."""
     from vision.read import cells, slots, tokens
 
+    # The first world's fit keeps the reader's own name: a fit on its photos alone is written here.
+    if name in PER_WORLD and where.worlds != [WORLDS[0]]:
+        written = []
+        for world in where.worlds:
+            fit_name = world_model(name, world)
+            if fit_name not in MODELS:
+                raise ValueError(f"no reader is kept for the world {world!r}: add {fit_name!r} to MODELS")
+            written += _fit(data.of(world), model, fit_name, where.alone(world), out, inputs, **options)
+        return written
     if inputs == BARE_RELATIVE:
         data = replace(data, slot_x=[slots.relative_to_bare(x) for x in data.slot_x])
 
@@ -194,6 +206,7 @@ def _fit(
     }
     examples, fit, predict = readers[model]
     _write_fit(*data.stacked(examples), fit, predict, name, where, out, inputs, **options)
+    return [name]
 
 
 @dataclass(frozen=True)
@@ -307,36 +320,11 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
     data = training_data(pairs, seen)
     how = "read with the reference kit's looks"
     where = _provenance(pairs, how)
-    written = _fit_reader(data, "slots", "slots-reference", where, out, BARE_RELATIVE)
-    _fit(data, "plain slots", "slots-plain-reference", where, out)
-    _fit(data, "cells", "cells-reference", where, out)
-    return [*written, "slots-plain-reference", "cells-reference"]
-
-
-def _fit_reader(
-    data: TrainingData,
-    model: str,
-    name: str,
-    where: Provenance,
-    out: Path | None,
-    inputs: str = SIGNS,
-    **options: Any,
-) -> list[str]:
-    """:func:`_fit` reader ``name`` on ``data``; one of :data:`vision.weights.PER_WORLD` once per
-    world, on that world's photos alone (the scanner averages the worlds' fits,
-    :func:`vision.weights.world_mean`, so that one world's many photos do not outvote another's
-    few). The models written."""
-    if name not in PER_WORLD:
-        _fit(data, model, name, where, out, inputs, **options)
-        return [name]
-    written = []
-    for world in where.worlds:
-        fit_name = world_model(name, world)
-        if fit_name not in MODELS:
-            raise ValueError(f"no reader is kept for the world {world!r}: add {fit_name!r} to MODELS")
-        _fit(data.of(world), model, fit_name, where.alone(world), out, inputs, **options)
-        written.append(fit_name)
-    return written
+    return [
+        *_fit(data, "slots", "slots-reference", where, out, BARE_RELATIVE),
+        *_fit(data, "plain slots", "slots-plain-reference", where, out),
+        *_fit(data, "cells", "cells-reference", where, out),
+    ]
 
 
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
@@ -353,7 +341,7 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
         pair for pair, world in zip(pairs, seen_from_above.photo_worlds, strict=True) if world == WORLDS[0]
     ]
     if looks_pairs:
-        looks_seen = _provenance(looks_pairs, seen_from_above.seen_with)
+        looks_seen = seen_from_above.alone(WORLDS[0])
         _write_fit(
             *warrior_data(looks_pairs), fit_warrior_weights, warrior_probability, "warriors", looks_seen, out
         )
@@ -379,7 +367,7 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
     for kind, see, seen_with in seers:
         data = training_data(pairs, see)
         where = replace(seen_from_above, seen_with=seen_with)
-        names += _fit_reader(data, "slots", f"slots-{kind.value}", where, out)
-        names += _fit_reader(data, "plain slots", f"slots-plain-{kind.value}", where, out)
-        names += _fit_reader(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
+        names += _fit(data, "slots", f"slots-{kind.value}", where, out)
+        names += _fit(data, "plain slots", f"slots-plain-{kind.value}", where, out)
+        names += _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
     return names

@@ -36,11 +36,12 @@ from vision.worlds.cycles.plan import (
     make_plan,
 )
 
-SETS = ("reference", "copies", "tuning-copies")
 SETUP_SEED = 900_000
 GLARE_FRACTION = 0.003  # white-out share of the board's area, on the bare card, for "glare"
-# The photos' name prefixes: a tuning photo's name says so, should it stray into a test folder.
+# The sets and their photos' name prefixes: a tuning photo's name says so, should it stray into a
+# test folder.
 PREFIXES = {"reference": "ref", "copies": "copy", "tuning-copies": "tcopy"}
+SETS = tuple(PREFIXES)
 
 
 def photo_name(set_name: str, seed: int) -> str:
