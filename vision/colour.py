@@ -42,9 +42,9 @@ def shaded_distance(
     if glare is not None:
         # Least squares for the shade and the white added (0..glare), then the shade alone.
         ones = np.float32(3.0)
-        dot_r1 = reference.sum(axis=-1)
+        dot_r1 = channel_sum(reference)
         dot = channel_dot(pixels, reference)
-        dot_p1 = pixels.sum(axis=-1)
+        dot_p1 = channel_sum(pixels)
         det = ones * norm2 - dot_r1 * dot_r1
         white = np.where(
             np.abs(det) > 1e-5, (norm2 * dot_p1 - dot_r1 * dot) / np.where(det == 0, 1, det), 0.0
@@ -66,6 +66,43 @@ def channel_dot(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating]) -> npt
     return product
 
 
+def channel_sum(pixels: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """The sum of the three channels of each pixel (..., 3): ``pixels.sum(axis=-1)`` bit for bit,
+    added plane by plane in the order numpy adds three values, an order of magnitude faster on an
+    image (numpy's reduction over a last axis of three steps through it pixel by pixel).
+
+    >>> image = np.random.default_rng(0).random((53, 80, 3)).astype(np.float32)
+    >>> bool(np.array_equal(channel_sum(image), image.sum(axis=-1)))
+    True
+    """
+    total: npt.NDArray[np.floating] = pixels[..., 0] + pixels[..., 1] + pixels[..., 2]
+    return total
+
+
+def channel_mean(pixels: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """The mean of the three channels of each pixel: ``pixels.mean(axis=-1)`` bit for bit
+    (:func:`channel_sum`).
+
+    >>> image = np.random.default_rng(0).random((53, 80, 3)).astype(np.float32)
+    >>> bool(np.array_equal(channel_mean(image), image.mean(axis=-1)))
+    True
+    """
+    mean: npt.NDArray[np.floating] = channel_sum(pixels) / 3
+    return mean
+
+
+def channel_norm(pixels: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """The length of each pixel's colour (..., 3): ``np.linalg.norm(pixels, axis=-1)`` bit for bit
+    (:func:`channel_sum`).
+
+    >>> image = np.random.default_rng(0).random((53, 80, 3)).astype(np.float32)
+    >>> bool(np.array_equal(channel_norm(image), np.linalg.norm(image, axis=-1)))
+    True
+    """
+    length: npt.NDArray[np.floating] = np.sqrt(channel_sum(pixels * pixels))
+    return length
+
+
 def chroma(pixels: FloatImage, white: npt.ArrayLike = (1.0, 1.0, 1.0)) -> FloatImage:
     """What is left of each pixel's colour (..., 3) once as much ``white`` as it holds is taken off.
 
@@ -79,7 +116,9 @@ def chroma(pixels: FloatImage, white: npt.ArrayLike = (1.0, 1.0, 1.0)) -> FloatI
     True
     """
     w = np.asarray(white, np.float32)
-    amount = (pixels / w).min(axis=-1, keepdims=True)
+    scaled = pixels / w
+    # The least of the three, plane by plane: exact, and far faster than a reduction over them.
+    amount = np.minimum(np.minimum(scaled[..., 0], scaled[..., 1]), scaled[..., 2])[..., None]
     result: FloatImage = (pixels - amount * w).astype(np.float32)
     return result
 

@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.colour import channel_mean
+
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Indices = npt.NDArray[np.intp]
@@ -122,8 +124,8 @@ def fine_detail(
     balanced: FloatImage, face: FloatImage, params: TextureParams = TEXTURE_PARAMS
 ) -> tuple[FloatImage, FloatImage]:
     """The fine detail of the balanced photo and of the face (both float BGR), blurred alike."""
-    photo_grey = cast(FloatImage, cv2.GaussianBlur(balanced.mean(axis=-1), (0, 0), params.photo_blur_px))
-    face_grey = cast(FloatImage, cv2.GaussianBlur(face.mean(axis=-1), (0, 0), FACE_BLUR_PX))
+    photo_grey = cast(FloatImage, cv2.GaussianBlur(channel_mean(balanced), (0, 0), params.photo_blur_px))
+    face_grey = cast(FloatImage, cv2.GaussianBlur(channel_mean(face), (0, 0), FACE_BLUR_PX))
     return detail(photo_grey, params.detail_sigma_px), detail(face_grey, params.detail_sigma_px)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import GOLD_CELLS, Cell
-from vision.colour import shaded_distance
+from vision.colour import channel_mean, shaded_distance
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, FaceRaster, cell_centre_mm
 from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
@@ -520,9 +520,8 @@ def ring_strength(
     >>> bool(bare < 1e-6 < token)
     True
     """
-    grey = np.asarray(view, np.float32).mean(axis=-1)
     sigma = params.blur_mm * view_raster.px_per_mm
-    grey = cv2.GaussianBlur(grey, (0, 0), sigma)
+    grey = cv2.GaussianBlur(channel_mean(np.asarray(view, np.float32)), (0, 0), sigma)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8
     angles = np.linspace(0.0, 2 * np.pi, params.points, endpoint=False)

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import COLS, GOLD_CELLS, ROWS
+from vision.colour import channel_mean, channel_norm
 from vision.geometry import (
     GRID_LINE_MM,
     MARGIN_MM,
@@ -218,10 +219,10 @@ def gold_likeness(
 ) -> tuple[FloatImage, FloatImage]:
     """For pixels (..., 3) under light ``white``: how nearly their colour points the gold's way
     (cosine), and how much colour they have (chroma over grey)."""
-    balanced = np.asarray(pixels, np.float32) / np.asarray(white, np.float32)
-    grey = balanced.mean(axis=-1, keepdims=True)
+    balanced = cast(FloatImage, np.asarray(pixels, np.float32) / np.asarray(white, np.float32))
+    grey = channel_mean(balanced)[..., None]
     colour = balanced - grey
-    norm = np.linalg.norm(colour, axis=-1)
+    norm = channel_norm(colour)
     target = _chroma_unit(np.asarray(gold_bgr, np.float64)[None, :])[0].astype(np.float32)
     alike = (colour @ target) / np.maximum(norm, 1e-6)
     return alike.astype(np.float32), (norm / np.maximum(grey[..., 0], 1e-3)).astype(np.float32)

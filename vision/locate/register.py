@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS
+from vision.colour import channel_mean
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, warp_terms
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import box_correlations, detail
@@ -114,7 +115,7 @@ def _patches_of_face(face: FloatImage, params: RegisterParams) -> tuple[FloatIma
     key = (id(face), params)
     kept = _FACE_PATCHES.get(key)
     if kept is None or kept[0] is not face:
-        made = face_patches(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)), params)
+        made = face_patches(cast(FloatImage, channel_mean(np.asarray(face, np.float32))), params)
         if len(_FACE_PATCHES) >= _FACE_PATCHES_KEPT:
             del _FACE_PATCHES[next(iter(_FACE_PATCHES))]
         kept = _FACE_PATCHES[key] = (face, made)
@@ -291,7 +292,7 @@ def art_matches(
     True
     """
     sigma = register_params.detail_sigma_px
-    face_detail = detail(cast(FloatImage, face.mean(axis=-1, dtype=np.float32)), sigma)
+    face_detail = detail(cast(FloatImage, channel_mean(np.asarray(face, np.float32))), sigma)
     half_cell = round(PITCH_MM / 2 * view.px_per_mm)
     moved = np.roll(face_detail, (half_cell, half_cell), axis=(0, 1))
     boxes = [view.cell_box(cell, params.cell_inset_mm) for cell in CELLS]
@@ -304,6 +305,6 @@ def art_matches(
     for homography in homographies:
         reduced, to_reduced = reduce_for_view(image, homography, view)
         top = warp_to_view(reduced, to_reduced @ homography, view).astype(np.float32)
-        photo_detail = detail(cast(FloatImage, top.mean(axis=-1) / 255), sigma)
+        photo_detail = detail(cast(FloatImage, channel_mean(top) / 255), sigma)
         scores.append(matched(photo_detail, face_detail) - matched(photo_detail, moved))
     return scores

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS, GOLD_MASK
-from vision.colour import FACE_LIMIT, chroma, shaded_distance
+from vision.colour import FACE_LIMIT, channel_norm, channel_sum, chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.texture import FACE_BLUR_PX, fine_detail, texture_match
@@ -290,7 +290,7 @@ def cell_signs(
     visible = np.maximum(seen.sum(axis=1), 1)
     near_each = covered[..., None] & (to_target < params.vote_limit)
     votes_for = near_each.any(axis=-1)
-    light = covered & ~votes_for & (photo_px.sum(axis=-1) > params.light_ratio * face_px.sum(axis=-1))
+    light = covered & ~votes_for & (channel_sum(photo_px) > params.light_ratio * channel_sum(face_px))
     features = np.column_stack(
         [
             covered.sum(axis=1) / visible,
@@ -319,7 +319,7 @@ def _chroma_of(
     """Each pixel's :func:`vision.colour.chroma`, and whether enough of it is colour to vote
     (:attr:`CellParams.min_saturation`)."""
     colour = chroma(pixels, white)
-    saturation = np.linalg.norm(colour, axis=-1) / np.maximum(np.linalg.norm(pixels, axis=-1), 1e-6)
+    saturation = channel_norm(colour) / np.maximum(channel_norm(pixels), 1e-6)
     return colour, saturation >= params.min_saturation
 
 

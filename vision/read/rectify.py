@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.colour import channel_dot
+from vision.colour import channel_dot, channel_sum
 from vision.geometry import CANONICAL, FaceRaster, warp_shifts
 from vision.looks import Looks
 
@@ -219,8 +219,8 @@ def light_model(
 
     ww = float((white * white).sum())
     n = local_sum(np.ones_like(weight)) * ww
-    sf, sff = local_sum((f * white).sum(axis=-1)), local_sum((f * f).sum(axis=-1))
-    sp, spf = local_sum((p * white).sum(axis=-1)), local_sum((p * f).sum(axis=-1))
+    sf, sff = local_sum(channel_sum(f * white)), local_sum(channel_sum(f * f))
+    sp, spf = local_sum(channel_sum(p * white)), local_sum(channel_sum(p * f))
     # Priors: where few pixels show the face, fall back on the whole photo's light and no glare.
     prior_b = params.light_prior * sff / np.maximum(n / ww, 1e-6) + params.light_prior * 0.05
     prior_o = params.light_prior * ww

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS
+from vision.colour import channel_mean
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.looks import Looks
 from vision.read.rectify import face_view
@@ -60,7 +61,7 @@ def face_details(
     same for every photo of one face."""
     scale = view.px_per_mm
     # Blurring is linear: the grey of the blurred face is the blurred grey of the face.
-    grey = cast(FloatImage, face.mean(axis=-1, dtype=np.float32))
+    grey = cast(FloatImage, channel_mean(np.asarray(face, np.float32)))
     details = tuple(
         detail(_blurred(grey, sigma * scale), params.detail_mm * scale) for sigma in params.sigmas_mm
     )
@@ -98,7 +99,8 @@ def cell_blurs(
     (0.0, 1.0)
     """
     scale = view.px_per_mm
-    photo_detail = detail(cast(FloatImage, photo.mean(axis=-1, dtype=np.float32)), params.detail_mm * scale)
+    grey = cast(FloatImage, channel_mean(np.asarray(photo, np.float32)))
+    photo_detail = detail(grey, params.detail_mm * scale)
     faces = details or face_details(face, view, params)
     boxes = [view.cell_box(cell, params.cell_inset_mm) for cell in CELLS]
     # One row a blur, one column a cell (CELLS run in their numbers' order).

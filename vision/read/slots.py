@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import SLOTS, Slot
-from vision.colour import FACE_LIMIT, shaded_distance
+from vision.colour import FACE_LIMIT, channel_sum, shaded_distance
 from vision.geometry import (
     CANONICAL,
     PALISADE_HEIGHT_MM,
@@ -292,8 +292,8 @@ def line_signs(
     the wooden sticks are matte and do not mirror the lamp. Such a step counts as the line
     showing, narrowly, rather than as something covering it.
     """
-    grey_photo = balanced.sum(axis=-1)
-    grey_face = face.sum(axis=-1)
+    grey_photo = channel_sum(balanced)
+    grey_face = channel_sum(face)
     half = round(params.profile_half_mm * view.px_per_mm)
     xs, ys, _ = _band_samples(
         view, np.zeros((len(SLOTS), 2)), 0.0, half_mm=params.profile_half_mm + 1.0, params=params
@@ -391,7 +391,7 @@ def profile_signs(
     >>> bool((signs[:, 3, 3:5] > 1).all() and (signs[:, 3, [0, 7]] == 0).all())
     True
     """
-    grey_photo, grey_face = photo.sum(axis=-1), printed.sum(axis=-1)
+    grey_photo, grey_face = channel_sum(photo), channel_sum(printed)
     across = grey_photo.shape[1]
     outer = max(1, round(params.profile_outer_mm * view.px_per_mm))
     ratio = np.log(np.maximum(grey_photo, 1e-3) / np.maximum(grey_face, 1e-3))
