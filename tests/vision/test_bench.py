@@ -3,6 +3,7 @@ the reading left it unmarked (confidence at least 0.8, named by no warning)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from vision.bench.accuracy import BenchResult, groups_of
@@ -115,3 +116,16 @@ def test_photos_without_render_tags_are_in_no_group() -> None:
     assert groups_of(TRUTH) == [] and groups_of({"render": {"seed": 1}}) == []
     assert groups_of(truth_of(None, "cycles")) == ["world:cycles"]
     assert groups_of(truth_of(["lens"])) == ["others"]
+
+
+def test_the_bench_times_each_photo_by_the_clock_and_by_the_cpu() -> None:
+    result = BenchResult()
+    assert result.to_json()["cpu_median_s"] is None
+    for _ in range(3):
+        started = (time.perf_counter(), time.process_time())
+        sum(i * i for i in range(20_000))  # some CPU work to measure
+        result.timed(started)
+    summary = result.to_json()
+    assert len(result.seconds) == len(result.cpu_seconds) == 3
+    assert summary["cpu_median_s"] > 0 and summary["median_s"] > 0
+    assert summary["cpu_median_s"] == sorted(result.cpu_seconds)[1]

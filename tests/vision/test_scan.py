@@ -232,6 +232,10 @@ def test_bench_scan_reports_the_figures(capsys: pytest.CaptureFixture[str], tmp_
     assert summary["cells"] == summary["slots"] == summary["exact_boards"] == 1.0
     assert summary["no_board_answered"] == 1 and not summary["crashes"]
     assert summary["median_s"] > 0
+    # Each photo's CPU time too (the no-board photo's included), whatever the machine's load.
+    assert summary["cpu_median_s"] > 0 and summary["cpu_p95_s"] >= summary["cpu_median_s"]
+    code, out, _ = run(capsys, "bench", "scan", str(tmp_path))
+    assert code == 0 and "CPU per photo     median" in out
 
 
 def test_bench_scan_can_read_every_board_as_an_unknown_copy(

@@ -127,6 +127,9 @@ class BenchResult:
     no_boards: int = 0
     crashes: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    #: The process's CPU time a photo (all its threads, OpenCV's too): what a reading costs,
+    #: whatever else the machine is doing, where the wall time measures the machine's load too.
+    cpu_seconds: list[float] = field(default_factory=list)
     stage_ms: dict[str, list[float]] = field(default_factory=dict)
     mistakes: list[dict[str, Any]] = field(default_factory=list)
     calibration_ms: list[float] = field(default_factory=list)
@@ -152,6 +155,12 @@ class BenchResult:
                 }
             )
 
+    def timed(self, started: tuple[float, float]) -> None:
+        """One photo read (or found to hold no board) since ``started``: ``time.perf_counter()`` and
+        ``time.process_time()`` when its reading began."""
+        self.seconds.append(time.perf_counter() - started[0])
+        self.cpu_seconds.append(time.process_time() - started[1])
+
     def miss(self, name: str, truth: dict[str, Any]) -> None:
         """A board photo in which no board was found."""
         self.missed_boards.append(name)
@@ -159,7 +168,7 @@ class BenchResult:
             tally.missed += 1
 
     def to_json(self) -> dict[str, Any]:
-        ordered = sorted(self.seconds)
+        ordered, cpu = sorted(self.seconds), sorted(self.cpu_seconds)
         return {
             "photos": self.photos,
             **self.total.to_json(),
@@ -173,6 +182,8 @@ class BenchResult:
             "p90_s": _quantile(ordered, 0.9),
             "p95_s": _quantile(ordered, 0.95),
             "max_s": ordered[-1] if ordered else None,
+            "cpu_median_s": statistics.median(cpu) if cpu else None,
+            "cpu_p95_s": _quantile(cpu, 0.95),
             "stage_median_ms": {stage: statistics.median(ms) for stage, ms in self.stage_ms.items()},
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "mistakes": self.mistakes,
@@ -208,11 +219,11 @@ def bench_scan(
         if learn is not None and copy is not None and copy not in learnt:
             learnt[copy] = _learn(learn, photo.parent, copy, result)
         use = learnt.get(copy, profile) if learn is not None and copy is not None else profile
-        start = time.perf_counter()
+        started = (time.perf_counter(), time.process_time())
         try:
             reading = scan(data, profile=use, players=None, as_unknown=as_unknown)
         except NoBoardError:
-            result.seconds.append(time.perf_counter() - start)
+            result.timed(started)
             if has_board:
                 result.miss(photo.name, truth)
             else:
@@ -224,7 +235,7 @@ def bench_scan(
         except Exception as error:
             result.crashes.append(f"{photo.name}: {type(error).__name__}: {error}")
             continue
-        result.seconds.append(time.perf_counter() - start)
+        result.timed(started)
         for stage, ms in reading.timing_ms.items():
             result.stage_ms.setdefault(stage, []).append(ms)
         if not has_board:
@@ -279,6 +290,10 @@ def report_text(summary: dict[str, Any]) -> str:
         lines.append(
             f"time per photo    median {summary['median_s']:.3f} s, p90 {summary['p90_s']:.3f} s, "
             f"p95 {summary['p95_s']:.3f} s, slowest {summary['max_s']:.3f} s"
+        )
+        lines.append(
+            f"CPU per photo     median {summary['cpu_median_s']:.3f} s, p95 {summary['cpu_p95_s']:.3f} s "
+            "(all the process's threads)"
         )
         stages = ", ".join(f"{k} {v:.0f}" for k, v in summary["stage_median_ms"].items())
         lines.append(f"stages (median ms) {stages}")
