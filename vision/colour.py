@@ -69,7 +69,8 @@ def channel_dot(a: npt.NDArray[np.floating], b: npt.NDArray[np.floating]) -> npt
 def channel_sum(pixels: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
     """The sum of the three channels of each pixel (..., 3): ``pixels.sum(axis=-1)`` bit for bit,
     added plane by plane in the order numpy adds three values, an order of magnitude faster on an
-    image (numpy's reduction over a last axis of three steps through it pixel by pixel).
+    image (numpy's reduction over a last axis of three steps through it pixel by pixel). Float
+    pixels only: numpy sums bytes in a wider integer, these planes would wrap round.
 
     >>> image = np.random.default_rng(0).random((53, 80, 3)).astype(np.float32)
     >>> bool(np.array_equal(channel_sum(image), image.sum(axis=-1)))
