@@ -220,12 +220,12 @@ def gold_likeness(
     """For pixels (..., 3) under light ``white``: how nearly their colour points the gold's way
     (cosine), and how much colour they have (chroma over grey)."""
     balanced = cast(FloatImage, np.asarray(pixels, np.float32) / np.asarray(white, np.float32))
-    grey = channel_mean(balanced)[..., None]
-    colour = balanced - grey
+    grey = channel_mean(balanced)
+    colour = balanced - grey[..., None]
     norm = channel_norm(colour)
     target = _chroma_unit(np.asarray(gold_bgr, np.float64)[None, :])[0].astype(np.float32)
     alike = (colour @ target) / np.maximum(norm, 1e-6)
-    return alike.astype(np.float32), (norm / np.maximum(grey[..., 0], 1e-3)).astype(np.float32)
+    return alike.astype(np.float32), (norm / np.maximum(grey, 1e-3)).astype(np.float32)
 
 
 @dataclass(frozen=True, eq=False)
