@@ -17,7 +17,7 @@ from faces import photo_of_face
 from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
-from vision.geometry import PITCH_MM, board_corners_mm
+from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, board_corners_mm
 from vision.locate.features import FoundBy
 from vision.locate.grid import (
     BASES,
@@ -40,7 +40,7 @@ from vision.locate.grid import (
     outline_quads,
     photo_lines,
 )
-from vision.locate.lattice import lattice_move, lines_beyond, settle
+from vision.locate.lattice import gold_tokens, lattice_move, lines_beyond, settle
 
 pytestmark = pytest.mark.slow  # renders and searches 12 MP photos
 
@@ -350,3 +350,74 @@ def test_the_gold_is_laid_a_bounded_number_of_ways_where_none_locks_onto_the_gri
     tried.clear()
     assert locate_by_grid(photo.image, GOLD_BGR) is None
     assert len(tried) == GRID_PARAMS.gold_tries < offered
+
+
+def _dark_board_dotted_with_gold(
+    half_turn: bool = False, tokens: int = 8, seed: int = 5
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """A 1600 x 1200 photo of a dark board seen at a slant on a light table, its art dotted with
+    gold circles up to two thirds of a token's size, its grid not printed, ``tokens`` of its gold
+    tokens on their cells (turned half round if ``half_turn``), and where it lies (board mm to
+    pixels)."""
+    rng = np.random.default_rng(seed)
+    corners = board_corners_mm().astype(np.float32)
+    seen = np.float32([[260, 330], [1380, 260], [1500, 900], [140, 1010]])
+    truth = cv2.getPerspectiveTransform(corners, seen).astype(np.float64)
+    # Drawn at 4 px/mm from above, then put in perspective.
+    scale = 4.0
+    width, height = (int(v * scale) for v in corners[2])
+    face = np.zeros((height, width, 3), np.uint8)
+    face[:] = (38, 34, 32)
+    gold = tuple(int(v) for v in GOLD_BGR)
+    for _ in range(140):
+        centre = rng.uniform((10, 10), (width - 10, height - 10)).astype(int)
+        radius = int(rng.uniform(2.0, GOLD_DIAMETER_MM / 3) * scale)
+        cv2.circle(face, tuple(int(v) for v in centre), radius, gold, -1, cv2.LINE_AA)
+    for x, y in GOLD_MM[:tokens]:
+        if half_turn:
+            x, y = corners[2, 0] - x, corners[2, 1] - y
+        cv2.circle(face, (round(x * scale), round(y * scale)), round(GOLD_DIAMETER_MM / 2 * scale), gold, -1)
+    to_photo = truth @ np.diag([1 / scale, 1 / scale, 1.0])
+    image = np.full((1200, 1600, 3), 205, np.uint8)
+    inside = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), to_photo, (1600, 1200))
+    board = cv2.warpPerspective(face, to_photo, (1600, 1200))
+    image[inside > 127] = board[inside > 127]
+    if half_turn:
+        truth = truth @ lattice_move(0, 0, half_turn=True)
+    return cv2.GaussianBlur(image, (5, 5), 0), truth
+
+
+@pytest.mark.parametrize("half_turn", [False, True])
+def test_a_dark_board_dotted_with_gold_and_no_grid_showing_is_found_by_its_outline_and_tokens(
+    monkeypatch: pytest.MonkeyPatch, half_turn: bool
+) -> None:
+    # Gold circles of the art crowd the round candidates, and no crossing shows: the board's outline
+    # places it roughly, and the discs of a token's size full of gold near its gold cells fit it,
+    # either way round.
+    image, truth = _dark_board_dotted_with_gold(half_turn)
+    fit = locate_by_grid(image, GOLD_BGR)
+    assert fit is not None and fit.found_by is FoundBy.OUTLINE and fit.crossings < GRID_PARAMS.min_crossings
+    assert fit.gold_hits == 8
+    assert _error_mm(fit.homography, truth) < 2.0
+    monkeypatch.setattr("vision.locate.grid._held_by_tokens", lambda *args, **kwargs: None)
+    assert locate_by_grid(image, GOLD_BGR) is None
+
+
+def test_a_dark_board_showing_too_few_tokens_is_not_placed_by_its_outline() -> None:
+    image, _ = _dark_board_dotted_with_gold(tokens=GRID_PARAMS.outline_gold - 1)
+    assert locate_by_grid(image, GOLD_BGR) is None
+
+
+def test_the_gold_tokens_near_a_rough_placement_are_found_and_tell_it_turned() -> None:
+    image, truth = _dark_board_dotted_with_gold(half_turn=True)
+    seen, _, on_small = _reduced(image, truth)
+    # Placed a third of a pitch off along the rows and turned half round: the tokens lie within
+    # reach, on the gold cells of the board turned back.
+    rough = on_small @ lattice_move(0, 0, half_turn=True) @ np.array([[1, 0, PITCH_MM / 3], [0, 1, 0], [0, 0, 1]])
+    places, shares, others = gold_tokens(gold_mask(seen), rough, reach=0.6)
+    assert (shares > GRID_PARAMS.token_fill).all() and np.median(others) < GRID_PARAMS.token_fill / 2
+    expected = cv2.perspectiveTransform(GOLD_MM[None], np.linalg.inv(rough) @ on_small)[0]
+    assert np.abs(places - expected).max() < 2.0
+    # Within too short a reach, they are not.
+    _, near, _ = gold_tokens(gold_mask(seen), rough, reach=0.1)
+    assert (near < GRID_PARAMS.token_fill).sum() >= 4

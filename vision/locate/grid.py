@@ -42,7 +42,7 @@ from vision.geometry import (
 )
 from vision.locate.features import FoundBy
 from vision.locate.gridlines import lattice_homographies
-from vision.locate.lattice import lines_beyond, settle
+from vision.locate.lattice import gold_tokens, lines_beyond, settle
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import dark_lines
 
@@ -146,6 +146,15 @@ class GridParams:
     #: board: the outline and the gold are signs of their own. On the tuning photos where nothing
     #: locked, a board's outline put 5 to 7 there, a table's shapes 2 at most.
     outline_gold: int = 5
+    #: A gold token is a disc of a token's size at least this share gold
+    #: (:func:`vision.locate.lattice.gold_tokens`), looked for within these shares of a pitch of
+    #: where the outline, then the fit to the tokens found, puts each gold cell: an outline is the
+    #: board's edge or its frame's printed line, a sixth of a pitch apart, and placed by its corners.
+    #: Art dotted with gold circles (a dark copy's) hides the candidates among them, but hardly fills
+    #: a token's disc away from the tokens: the board's other cells' discs must be, at their median,
+    #: under half as full.
+    token_fill: float = 0.7
+    token_reach: tuple[float, ...] = (0.6, 0.25)
 
 
 GRID_PARAMS = GridParams()
@@ -1110,6 +1119,9 @@ def locate_by_grid(
             if crossings < params.min_crossings:
                 if way is FoundBy.OUTLINE:
                     held = _held_by_gold(first, candidates, roundness, crossings, looked_for, params)
+                    on_tokens = None if held is not None else _held_by_tokens(gold, to_small, first, params)
+                    if on_tokens is not None:
+                        held = GridFit(*on_tokens, candidates, roundness, crossings, looked_for, way)
                     if held is not None and (on_gold is None or held.gold_hits > on_gold.gold_hits):
                         on_gold = held
                 continue
@@ -1134,6 +1146,27 @@ def locate_by_grid(
         if best is not None and best.crossings >= params.min_crossings:
             return best
     return on_gold
+
+
+def _held_by_tokens(
+    gold: Image, to_small: FloatArray, outline: FloatArray, params: GridParams = GRID_PARAMS
+) -> tuple[FloatArray, int] | None:
+    """The board an ``outline`` found (board mm to photo pixels), fitted to the gold tokens seen
+    near where it puts the gold cells in ``gold`` (1 where a pixel of the reduced photo, ``to_small``
+    of the photo's, looks like gold), turned half round where the gold says so, and how many tokens
+    hold it; None where fewer than :attr:`GridParams.outline_gold` do, or the art fills a token's
+    disc as well (:attr:`GridParams.token_fill`)."""
+    homography = outline
+    for reach in params.token_reach:
+        places, shares, others = gold_tokens(gold, to_small @ homography, reach)
+        held = shares >= params.token_fill
+        if held.sum() < params.outline_gold or np.median(others) >= params.token_fill / 2:
+            return None
+        move, inliers = cv2.findHomography(GOLD_MM[held], places[held], cv2.RANSAC, PITCH_MM / 10)
+        if move is None or inliers.sum() < params.outline_gold:
+            return None
+        homography = homography @ move
+    return homography, int(held.sum())
 
 
 def _held_by_gold(

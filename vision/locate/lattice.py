@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import COLS, GOLD_CELLS, ROWS
-from vision.geometry import BOARD_H_MM, BOARD_W_MM, GRID_LINE_MM, MARGIN_MM, PITCH_MM
+from engine.board import COLS, GOLD_CELLS, ROWS, Cell
+from vision.geometry import BOARD_H_MM, BOARD_W_MM, GOLD_DIAMETER_MM, GRID_LINE_MM, MARGIN_MM, PITCH_MM
 from vision.texture import dark_lines
 
 Image = npt.NDArray[np.uint8]
@@ -60,6 +60,7 @@ LATTICE_PARAMS = LatticeParams()
 _CELL_COLS = COLS + 2 * SHIFT_COLS
 _CELL_ROWS = ROWS + 2 * SHIFT_ROWS
 _ORIGIN_MM = np.array([SHIFT_COLS * PITCH_MM, SHIFT_ROWS * PITCH_MM])
+_OTHER_CELLS = tuple(Cell(r, c) for r in range(ROWS) for c in range(COLS) if Cell(r, c) not in GOLD_CELLS)
 
 
 def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
@@ -190,6 +191,56 @@ def gold_presence(gold: Image, params: LatticeParams = LATTICE_PARAMS) -> FloatA
             y = MARGIN_MM + (j - SHIFT_ROWS + 0.5) * PITCH_MM
             out[j, k] = share[_px(y, oy), _px(x, ox)]
     return out
+
+
+def gold_tokens(
+    gold: Image, homography: FloatArray, reach: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Where a token's disc is fullest of gold (:func:`around_view` of ``gold``, 1 where a pixel
+    looks like gold) within ``reach`` of a pitch of each gold cell's centre, the board as
+    ``homography`` places it or turned half round, whichever fills the gold cells' discs more: those
+    places (board mm as placed, in :data:`vision.locate.grid.GOLD_MM`'s order, turned where it was
+    turned), each disc's share of gold there, and the share in the disc at each other cell's centre.
+
+    A board placed only roughly (by its outline, where its grid hardly shows) has its tokens near
+    where it puts them; the fixed layout of the gold, not its symmetric outline, tells it turned.
+    """
+    radius = round(GOLD_DIAMETER_MM / 2 * PX_PER_MM)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)).astype(np.float32)
+    seen = around_view(gold, homography).astype(np.float32)
+    fill = cv2.filter2D(seen, -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
+    within = round(reach * PITCH_MM * PX_PER_MM)
+    dy, dx = np.indices((2 * within + 1, 2 * within + 1)) - within
+    outside = dx**2 + dy**2 > within**2
+    padded = cv2.copyMakeBorder(fill, within, within, within, within, cv2.BORDER_CONSTANT, value=0.0)
+    best: tuple[float, FloatArray, FloatArray, FloatArray] | None = None
+    for half_turn in (False, True):
+        places, shares = [], []
+        for cell in GOLD_CELLS:
+            x, y = _cell_px(cell, half_turn)
+            # The padded view's window centred on the cell's centre.
+            window = np.where(outside, -1.0, padded[y : y + 2 * within + 1, x : x + 2 * within + 1])
+            i, j = (int(k) for k in np.unravel_index(int(np.argmax(window)), window.shape))
+            places.append(_mm_at(x + j - within, y + i - within))
+            shares.append(float(window[i, j]))
+        others = [fill[y, x] for cell in _OTHER_CELLS for x, y in [_cell_px(cell, half_turn)]]
+        total = float(np.sum(shares))
+        if best is None or total > best[0]:
+            best = (total, np.array(places, np.float64), np.array(shares), np.array(others, np.float64))
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _cell_px(cell: Cell, half_turn: bool) -> tuple[int, int]:
+    """The pixel of :func:`around_view` at ``cell``'s centre, the board placed turned half round or not."""
+    row, col = (ROWS - 1 - cell.row, COLS - 1 - cell.col) if half_turn else (cell.row, cell.col)
+    x, y = MARGIN_MM + (col + 0.5) * PITCH_MM, MARGIN_MM + (row + 0.5) * PITCH_MM
+    return _px(x, _ORIGIN_MM[0]), _px(y, _ORIGIN_MM[1])
+
+
+def _mm_at(x: int, y: int) -> tuple[float, float]:
+    """The board mm at :func:`around_view`'s pixel ``(x, y)``."""
+    return x / PX_PER_MM - float(_ORIGIN_MM[0]), y / PX_PER_MM - float(_ORIGIN_MM[1])
 
 
 def lines_beyond(grey: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS) -> float:
