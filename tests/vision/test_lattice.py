@@ -413,7 +413,8 @@ def test_the_gold_tokens_near_a_rough_placement_are_found_and_tell_it_turned() -
     seen, _, on_small = _reduced(image, truth)
     # Placed a third of a pitch off along the rows and turned half round: the tokens lie within
     # reach, on the gold cells of the board turned back.
-    rough = on_small @ lattice_move(0, 0, half_turn=True) @ np.array([[1, 0, PITCH_MM / 3], [0, 1, 0], [0, 0, 1]])
+    along = np.array([[1.0, 0.0, PITCH_MM / 3], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    rough = on_small @ lattice_move(0, 0, half_turn=True) @ along
     places, shares, others = gold_tokens(gold_mask(seen), rough, reach=0.6)
     assert (shares > GRID_PARAMS.token_fill).all() and np.median(others) < GRID_PARAMS.token_fill / 2
     expected = cv2.perspectiveTransform(GOLD_MM[None], np.linalg.inv(rough) @ on_small)[0]
