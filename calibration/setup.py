@@ -30,8 +30,10 @@ from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import cell_centre_mm
 from vision.learn.pieces import (
+    EVERY_WORLD_WEIGHTS,
     FACE_VIEW,
     READ_VIEW,
+    WARRIOR_SIGNS,
     bgr_to_rgb,
     dominant_colour,
     face_looks,
@@ -178,8 +180,12 @@ def calibrate_image(
     # setup's light, to name colours and to guess how the palisades' wood will show.
     white = gold / (gold_bgr / 255)
     face = top_down(image, fit.homography, FACE_VIEW)
-    looks = warrior_probability(face_looks(face, list(CORNERS), FACE_VIEW))
-    colours_bgr, warnings = _corner_colours(pixels, white, looks)
+    empty = [cell for cell in CELLS if cell not in CORNERS and cell not in GOLD_CELLS]
+    signs = face_looks(face, [*CORNERS, *empty], FACE_VIEW)
+    outline = signs[:, WARRIOR_SIGNS.index("outline")]
+    corners = len(CORNERS)
+    looks = warrior_probability(signs[:corners], EVERY_WORLD_WEIGHTS)
+    colours_bgr, warnings = _corner_colours(pixels, white, looks, outline[:corners] > outline[corners:].max())
     colours = _name_colours(colours_bgr, white, players)
     timing["read"] = 1000 * (time.perf_counter() - clock)
     clock = time.perf_counter()
@@ -274,7 +280,7 @@ def _check_gold(share: FloatArray, rings: FloatArray, tokens_mm: FloatArray) -> 
 
 
 def _corner_colours(
-    pixels: Floats, white: FloatArray, looks: FloatArray
+    pixels: Floats, white: FloatArray, looks: FloatArray, outlined: npt.NDArray[np.bool_]
 ) -> tuple[list[FloatArray], list[str]]:
     """The colour of the warrior on each corner in turn, stopping at the first empty corner, and
     what the player should know of them.
@@ -283,7 +289,9 @@ def _corner_colours(
     it is far more of one colour than any empty cell (a white warrior on pale art), or it looks like
     a warrior whatever its colours (``looks``, P(a warrior) on each corner by its square outline
     and flat back, :func:`vision.learn.pieces.warrior_probability`): a white warrior under a lamp's
-    glare is of the same washed-out colours as the art around it.
+    glare is of the same washed-out colours as the art around it. Or its square outline stands out
+    more than on any of the board's empty cells (``outlined``): a black warrior on black art shows
+    little else, and its outline alone is no sure sign on busy art in general.
     """
     corner_numbers = {cell.number for cell in CORNERS}
     gold_numbers = {cell.number for cell in GOLD_CELLS}
@@ -301,7 +309,8 @@ def _corner_colours(
         rare = float(((on_empty < RARE_FREQUENCY) | (RARE_RATIO * on_empty < here)).mean())
         colour, uniform = dominant_colour(disc)
         plain = uniform_empty < UNIFORM_CAP and uniform >= min(uniform_empty + UNIFORM_MARGIN, UNIFORM_CAP)
-        present.append(rare >= RARE_SHARE or plain or bool(looks[len(present)] > 0.5))
+        looked = bool(looks[len(present)] > 0.5 or outlined[len(present)])
+        present.append(rare >= RARE_SHARE or plain or looked)
         found.append(colour)
     count = present.index(False) if False in present else len(present)
     if count < 2 or any(present[count:]):

@@ -93,6 +93,7 @@ MODELS = tuple(
         "hidden-learnt",
         "hidden-improvised",
         "warriors",
+        "warriors-every-world",
     )
     for model in world_models(name)
 )

@@ -231,18 +231,33 @@ def _setup_discs(corners: list[tuple[float, float, float]], washed: int) -> np.n
     return discs
 
 
+#: No corner's outline stands out from every empty cell's.
+NOT_OUTLINED = np.zeros(len(CORNERS), bool)
+
+
 def test_a_corner_warrior_as_white_as_the_glare_on_the_art_is_told_by_its_looks() -> None:
     # Glare washes several empty cells to white: a white warrior's colour is then neither rare on
     # the art nor plainer than it, and only its square outline and flat back tell it.
     corners = [(0.75, 0.7, 0.2), (0.2, 0.2, 0.8), (0.15, 0.15, 0.15), (0.96, 0.96, 0.96)]
     discs = _setup_discs(corners, washed=6)
     white = np.ones(3)
-    assert len(_corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.02]))[0]) == 3
-    found, warnings = _corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.99]))
+    assert len(_corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.02]), NOT_OUTLINED)[0]) == 3
+    found, warnings = _corner_colours(discs, white, np.array([1.0, 1.0, 1.0, 0.99]), NOT_OUTLINED)
     assert len(found) == 4 and found[3].min() > 0.9 and warnings == []
     # Bare art that does not look like a warrior stays an empty corner.
-    two = _corner_colours(_setup_discs(corners[:2], washed=6), white, np.array([1, 1, 0.02, 0.02]))[0]
-    assert len(two) == 2
+    bare = _setup_discs(corners[:2], washed=6)
+    assert len(_corner_colours(bare, white, np.array([1, 1, 0.02, 0.02]), NOT_OUTLINED)[0]) == 2
+
+
+def test_a_corner_warrior_as_dark_as_the_art_is_told_by_an_outline_standing_out() -> None:
+    # A black warrior on black art: neither rare nor plain, its back no step from the art, and its
+    # outline no sure sign on busy art in general; but sharper than any empty cell's, it is one.
+    corners = [(0.75, 0.7, 0.2), (0.2, 0.2, 0.8), (0.15, 0.15, 0.15)]
+    discs = _setup_discs(corners, washed=0)
+    discs[CORNERS[2].number] = discs[CORNERS[3].number]
+    white, looks = np.ones(3), np.array([1.0, 1.0, 0.02, 0.02])
+    assert len(_corner_colours(discs, white, looks, NOT_OUTLINED)[0]) == 2
+    assert len(_corner_colours(discs, white, looks, np.array([False, False, True, False]))[0]) == 3
 
 
 def test_two_corners_the_light_washes_to_one_white_are_learnt_with_a_warning() -> None:
@@ -250,12 +265,12 @@ def test_two_corners_the_light_washes_to_one_white_are_learnt_with_a_warning() -
     # is learnt and says what to retake, where two warriors of one colour in plain light are refused.
     washed = [(0.995, 0.99, 0.995), (0.2, 0.2, 0.8), (0.999, 0.999, 0.999)]
     looks = np.array([1.0, 1.0, 1.0, 0.02])
-    found, warnings = _corner_colours(_setup_discs(washed, washed=0), np.ones(3), looks)
+    found, warnings = _corner_colours(_setup_discs(washed, washed=0), np.ones(3), looks, NOT_OUTLINED)
     assert len(found) == 3
     assert len(warnings) == 1 and "a5 and a1 look alike" in warnings[0] and "retake" in warnings[0]
     plain = [(0.2, 0.5, 0.8), (0.2, 0.2, 0.8), (0.21, 0.5, 0.79)]
     with pytest.raises(SetupError, match="two corners of one colour: a5 and a1"):
-        _corner_colours(_setup_discs(plain, washed=0), np.ones(3), looks)
+        _corner_colours(_setup_discs(plain, washed=0), np.ones(3), looks, NOT_OUTLINED)
 
 
 def _with_pale_token(data: bytes, homography: np.ndarray, cell: Cell) -> bytes:

@@ -124,8 +124,8 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
         alone = json.loads((out / f"{name}.json").read_text())["provenance"]
         assert alone["photos"].startswith(f"1 photos of {folder} ") and alone["command"].endswith(str(folder))
         assert alone["world"] == ("raster" if folder == folders[0] else "cycles")
-    kept = json.loads((out / "warriors.json").read_text())
-    assert tuple(kept["weights"]) == before["warriors"]
+    for name in ("warriors", "warriors-every-world"):
+        assert tuple(json.loads((out / f"{name}.json").read_text())["weights"]) == before[name]
     assert json.loads((out / "slots-reference.json").read_text())["inputs"] == BARE_RELATIVE
     assert {name: fitted(name).weights for name in MODELS} == before
     assert main(["bench", "fit", str(tmp_path / "nowhere")]) == 2
@@ -162,7 +162,7 @@ def test_a_reader_fitted_per_world_is_fitted_on_each_world_s_photos_alone(tmp_pa
     assert raster["weights"][0] > 0 > cycles["weights"][0]
 
 
-def test_a_fit_on_path_traced_copies_alone_writes_their_fits_and_keeps_the_warriors_looks(
+def test_a_fit_on_path_traced_copies_alone_keeps_the_raster_warriors_looks_and_fits_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import vision.train.fit as fit
@@ -188,17 +188,23 @@ def test_a_fit_on_path_traced_copies_alone_writes_their_fits_and_keeps_the_warri
             data.hidden_world += ["cycles"] * 8
         return data
 
-    def no_looks(pairs: object) -> None:
-        raise AssertionError("the warriors' looks are fitted on raster photos only")
+    looked_at: list[object] = []
+
+    def looks(pairs: list[object]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # Each off-gold cell's warrior signs, a warrior on a third of them.
+        looked_at.extend(pairs)
+        cells = 32 * len(pairs)
+        return rng.normal(size=(cells, len(WARRIOR_SIGNS))), rng.random(cells) < 0.3, np.ones(cells)
 
     monkeypatch.setattr(fit, "training_data", signs)
-    monkeypatch.setattr(fit, "warrior_data", no_looks)
+    monkeypatch.setattr(fit, "warrior_data", looks)
     out = tmp_path / "weights"
     written = fit._fit_copies(photos, lambda data, name: None, out)  # type: ignore[arg-type, return-value]
     readers = ("slots", "slots-plain", "hidden")
-    assert sorted(written) == sorted(
-        f"{reader}-{kind}-cycles" for reader in readers for kind in ("learnt", "improvised")
-    )
+    per_world = [f"{reader}-{kind}-cycles" for reader in readers for kind in ("learnt", "improvised")]
+    # The improvised readers' warrior looks are the raster world's: without its photos they are kept;
+    # the looks read as a probability are fitted on every world's photos, here the path-traced ones.
+    assert sorted(written) == sorted(["warriors-every-world", *per_world]) and looked_at == photos
     assert sorted(p.stem for p in out.glob("*.json")) == sorted(written)
     for name in written:
         provenance = json.loads((out / f"{name}.json").read_text())["provenance"]

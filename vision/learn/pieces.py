@@ -83,6 +83,13 @@ WARRIOR_SIGNS = ("outline", "back_step", "back_spread", "art_spread")
 #: tuning copies' photos, each seen from above by :func:`vision.learn.improvise.board_face`
 #: (``vision/data/weights/warriors.json``; ``armadora bench fit COPIES_TUNING_DIR`` writes it again).
 WARRIOR_WEIGHTS = load_weights("warriors")
+#: The same signs' weights fitted on every world's tuning copies together, each world's cells weighed
+#: the same total (``warriors-every-world.json``): where the probability itself is read (a doubt
+#: mark, a setup's corner) rather than ranked among the photo's own cells. On 60 raster and 26
+#: path-traced tuning photos the fit saw, the raster world's weights misread 124 of 800 path-traced
+#: cells and 34 of 1,824 raster ones, these 43 and 35. The improvised profile, whose thresholds and
+#: readers were fitted around the raster world's weights, read worse with these in both worlds.
+EVERY_WORLD_WEIGHTS = load_weights("warriors-every-world")
 
 
 def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:

@@ -13,8 +13,7 @@ import vision.read.tokens as tokens_module
 from engine.board import CELLS, GOLD_CELLS, Cell
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL
-from vision.learn.pieces import warrior_looks
-from vision.logistic import logistic
+from vision.learn.pieces import EVERY_WORLD_WEIGHTS, warrior_looks, warrior_probability
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.cells import CellSigns, cell_pixels, occupied_probability
@@ -76,17 +75,16 @@ def judge_cells(
         cell.number for cell in GOLD_CELLS
     }
     looked_at = sorted(set(hidden) | maybe)
-    matches, hidden_at = picture_signs(view, profile, signs, looked_at, occupied, params)
-    rows = {n: i for i, n in enumerate(looked_at)}
+    matches, hidden_at, looks = picture_signs(view, profile, signs, looked_at, occupied, params)
     second = None
     if hidden:
-        at = hidden_at[[rows[n] for n in hidden]]
-        occupied[hidden] = hidden_occupied(at, HIDDEN_WEIGHTS[profile.kind])
+        at = [looked_at.index(n) for n in hidden]
+        occupied[hidden] = hidden_occupied(hidden_at[at], HIDDEN_WEIGHTS[profile.kind])
         # The warrior's looks alone (its outline and flat back, whatever the art) read these cells
-        # too: where the face never showed the art, the two readers' disagreement is doubt.
+        # too, as likely as every world's photos say: where the face never showed the art, the two
+        # readers' disagreement is doubt.
         second = np.full(len(CELLS), np.nan)
-        looks = tokens_module.FEATURES.index("warrior_looks")
-        second[hidden] = logistic(at[:, [looks]], [1.0])
+        second[hidden] = warrior_probability(looks[at], EVERY_WORLD_WEIGHTS)
     return Judged(occupied, looked_at, matches, second)
 
 
@@ -130,13 +128,14 @@ def picture_signs(
     numbers: list[int],
     occupied: FloatArray,
     params: ScanParams = SCAN_PARAMS,
-) -> tuple[FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
-    (:func:`vision.read.tokens.token_match`), and the hidden cells' signs
+    (:func:`vision.read.tokens.token_match`), the hidden cells' signs
     (:func:`vision.read.tokens.hidden_signs`), the matches weighed against how the pictures match this
     photo's bare art and warriors where the face says surely which (``occupied``, its
     :func:`vision.read.cells.occupied_probability` off the gold and hidden cells;
-    :func:`vision.read.tokens.match_levels`).
+    :func:`vision.read.tokens.match_levels`), and how a warrior there would look
+    (:func:`vision.learn.pieces.warrior_looks`).
     """
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
@@ -153,6 +152,5 @@ def picture_signs(
     asked = matches[[rows[n] for n in numbers]]
     around = occupied_odds(int((seen & (occupied > 0.5)).sum()), int(seen.sum()))
     looks = warrior_looks(view.balanced, [CELLS[n] for n in numbers], CANONICAL, params=params.pieces)
-    return asked, hidden_signs(
-        asked, signs.features[numbers, 1], looks, *levels, around, params=params.tokens
-    )
+    hidden = hidden_signs(asked, signs.features[numbers, 1], looks, *levels, around, params=params.tokens)
+    return asked, hidden, looks

@@ -281,13 +281,14 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
 
     Folders of the reference kit refit the slot and cell models, on all their photos together.
     Folders of other copies (truths naming a ``"copy"``, with the copies' setup photos) refit what
-    reads them: how a warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`; from the
-    raster world's folders only), and the readers with the looks ``learn`` takes from each setup
-    photo and with those improvised from each photo. A reader of :data:`vision.weights.PER_WORLD`
-    is fitted once for each world the folders hold, on that world's photos alone. The improvised
-    readers' signs depend on how a warrior looks, read when this process started: fit the same
-    folders again once the warriors' weights have changed. A model no folder refits is copied
-    into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a whole set.
+    reads them: how a warrior looks on any copy (:func:`vision.learn.pieces.warrior_odds`: on the
+    raster world's folders alone, and on every world's together), and the readers with the looks
+    ``learn`` takes from each setup photo and with those improvised from each photo. A reader of
+    :data:`vision.weights.PER_WORLD` is fitted once for each world the folders hold, on that world's
+    photos alone. The improvised readers' signs depend on how a warrior looks, read when this
+    process started: fit the same folders again once the warriors' weights have changed. A model
+    no folder refits is copied into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a
+    whole set.
     """
     reference_pairs: list[tuple[Path, Path]] = []
     copies_pairs: list[tuple[Path, Path]] = []
@@ -334,18 +335,27 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
 
     seen_from_above = _provenance(pairs, "each seen from above by vision.learn.improvise.board_face")
     names = []
-    # How a warrior looks is fitted on the first renderer's copies alone: the improvised readers'
-    # signs are read with it, every world's fits of them were made with that one, and a change of it
-    # asks those fits to be made again (two passes, not tried yet). Without such photos it is kept.
-    looks_pairs = [
-        pair for pair, world in zip(pairs, seen_from_above.photo_worlds, strict=True) if world == WORLDS[0]
-    ]
-    if looks_pairs:
-        looks_seen = seen_from_above.alone(WORLDS[0])
-        _write_fit(
-            *warrior_data(looks_pairs), fit_warrior_weights, warrior_probability, "warriors", looks_seen, out
-        )
+    # How a warrior looks is fitted on the first renderer's copies alone for the improvised
+    # profile, whose readers' signs are read with it (every world's fits of them were made with that
+    # one: a change of it asks those fits to be made again); and on every world's copies together,
+    # each world's cells weighed the same total, where its probability is read as it is.
+    worlds = seen_from_above.photo_worlds
+    looks = {
+        world: warrior_data([pair for pair, seen_in in zip(pairs, worlds, strict=True) if seen_in == world])
+        for world in seen_from_above.worlds
+    }
+    if WORLDS[0] in looks:
+        first = seen_from_above.alone(WORLDS[0])
+        _write_fit(*looks[WORLDS[0]], fit_warrior_weights, warrior_probability, "warriors", first, out)
         names.append("warriors")
+    signs = np.vstack([x for x, _, _ in looks.values()])
+    labels = np.concatenate([y for _, y, _ in looks.values()])
+    each_world = world_weights([world for world, (_, y, _) in looks.items() for _ in y])
+    _write_fit(
+        signs, labels, each_world, fit_warrior_weights, warrior_probability, "warriors-every-world",
+        seen_from_above, out,
+    )  # fmt: skip
+    names.append("warriors-every-world")
     learnt: dict[tuple[Path, str], Looks] = {}
 
     def with_setup(photo: Path, truth: dict[str, Any]) -> tuple[BoardView, Looks]:
