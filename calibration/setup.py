@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.profile import Profile
-from engine.board import CELLS, GOLD_CELLS, Cell
+from engine.board import CELLS, GOLD_CELLS, OFF_GOLD_CELLS, Cell
 from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import cell_centre_mm
@@ -60,6 +60,8 @@ Floats = npt.NDArray[np.floating[Any]]
 FULL_SIZE = 1 << 20
 #: The corner cells, in turn order.
 CORNERS: tuple[Cell, ...] = (Cell(0, 0), Cell(0, 7), Cell(4, 0), Cell(4, 7))
+#: The cells a setup photo shows bare: neither a corner nor gold.
+SETUP_EMPTY: tuple[Cell, ...] = tuple(cell for cell in OFF_GOLD_CELLS if cell not in CORNERS)
 #: A gold cell without its token shows less than this share of gold in its disc (glare can wash
 #: most of a token out).
 GOLD_MIN_SHARE = 0.08
@@ -180,8 +182,7 @@ def calibrate_image(
     # setup's light, to name colours and to guess how the palisades' wood will show.
     white = gold / (gold_bgr / 255)
     face = top_down(image, fit.homography, FACE_VIEW)
-    empty = [cell for cell in CELLS if cell not in CORNERS and cell not in GOLD_CELLS]
-    signs = face_looks(face, [*CORNERS, *empty], FACE_VIEW)
+    signs = face_looks(face, [*CORNERS, *SETUP_EMPTY], FACE_VIEW)
     outline = signs[:, WARRIOR_SIGNS.index("outline")]
     corners = len(CORNERS)
     looks = warrior_probability(signs[:corners], EVERY_WORLD_WEIGHTS)
@@ -293,9 +294,7 @@ def _corner_colours(
     more than on any of the board's empty cells (``outlined``): a black warrior on black art shows
     little else, and its outline alone is no sure sign on busy art in general.
     """
-    corner_numbers = {cell.number for cell in CORNERS}
-    gold_numbers = {cell.number for cell in GOLD_CELLS}
-    empty = [c.number for c in CELLS if c.number not in corner_numbers | gold_numbers]
+    empty = [cell.number for cell in SETUP_EMPTY]
     bins = _colour_bins(pixels[empty].reshape(-1, 3), white)
     frequency = np.bincount(bins, minlength=16**3) / max(len(bins), 1)
     uniform_empty = float(np.percentile([dominant_colour(pixels[n])[1] for n in empty], 90))

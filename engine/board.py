@@ -160,6 +160,8 @@ GOLD_CELLS: tuple[Cell, ...] = (
     Cell(3, 0), Cell(3, 4), Cell(4, 2), Cell(4, 6),
 )  # fmt: skip
 GOLD_MASK = sum(cell.bit for cell in GOLD_CELLS)
+#: The 32 cells a warrior may stand on, in :data:`CELLS`' order.
+OFF_GOLD_CELLS: tuple[Cell, ...] = tuple(cell for cell in CELLS if not cell.bit & GOLD_MASK)
 GOLD_VALUES: tuple[int, ...] = (7, 6, 6, 5, 5, 4, 4, 3)
 TOTAL_PALISADES = 35
 MIN_TERRITORY = 4

@@ -123,6 +123,13 @@ def test_cell_names_follow_chess_convention() -> None:
         Cell.parse("i9")
 
 
+def test_the_cells_off_gold_are_every_other_cell_in_order() -> None:
+    from engine.board import CELLS, OFF_GOLD_CELLS
+
+    assert len(OFF_GOLD_CELLS) == 32 and not set(OFF_GOLD_CELLS) & set(GOLD_CELLS)
+    assert list(OFF_GOLD_CELLS) == [cell for cell in CELLS if cell not in GOLD_CELLS]
+
+
 def test_slot_between_rejects_non_neighbours() -> None:
     with pytest.raises(ValueError):
         Slot.between(Cell(0, 0), Cell(1, 1))

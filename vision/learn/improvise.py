@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_CELLS, SLOTS
+from engine.board import CELLS, OFF_GOLD_CELLS, SLOTS
 from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
@@ -155,7 +155,7 @@ def improvise(
     if seen is None:
         return None
     fit, face, gold, white = seen.fit, seen.face, seen.gold, seen.white
-    off_gold = [cell for cell in CELLS if cell not in GOLD_CELLS]
+    off_gold = list(OFF_GOLD_CELLS)
     places, signs = placed_tokens(face, off_gold, FACE_VIEW)
     placed = dict(zip(off_gold, places, strict=True))
     looks = dict(zip(off_gold, warrior_odds(signs), strict=True))

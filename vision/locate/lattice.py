@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import COLS, GOLD_CELLS, ROWS, Cell
+from engine.board import COLS, GOLD_CELLS, OFF_GOLD_CELLS, ROWS, Cell
 from vision.geometry import BOARD_H_MM, BOARD_W_MM, GOLD_DIAMETER_MM, GRID_LINE_MM, MARGIN_MM, PITCH_MM
 from vision.texture import dark_lines
 
@@ -60,7 +60,6 @@ LATTICE_PARAMS = LatticeParams()
 _CELL_COLS = COLS + 2 * SHIFT_COLS
 _CELL_ROWS = ROWS + 2 * SHIFT_ROWS
 _ORIGIN_MM = np.array([SHIFT_COLS * PITCH_MM, SHIFT_ROWS * PITCH_MM])
-_OTHER_CELLS = tuple(Cell(r, c) for r in range(ROWS) for c in range(COLS) if Cell(r, c) not in GOLD_CELLS)
 
 
 def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
@@ -223,7 +222,7 @@ def gold_tokens(
             i, j = (int(k) for k in np.unravel_index(int(np.argmax(window)), window.shape))
             places.append(_mm_at(x + j - within, y + i - within))
             shares.append(float(window[i, j]))
-        others = [fill[y, x] for cell in _OTHER_CELLS for x, y in [_cell_px(cell, half_turn)]]
+        others = [fill[y, x] for cell in OFF_GOLD_CELLS for x, y in [_cell_px(cell, half_turn)]]
         total = float(np.sum(shares))
         if best is None or total > best[0]:
             best = (total, np.array(places, np.float64), np.array(shares), np.array(others, np.float64))

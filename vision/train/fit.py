@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_MASK, SLOTS, Cell, Slot
+from engine.board import OFF_GOLD_CELLS, SLOTS, Cell, Slot
 from vision.bench.accuracy import SETUP_PREFIX, Learner, photos_with_truth
 from vision.load import PhotoError, read_photo
 from vision.locate.features import NoBoardError
@@ -101,8 +101,7 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> Trainin
     from vision.read.view import view_cell_signs, view_slot_features
 
     data = TrainingData()
-    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
-    numbers = [cell.number for cell in off_gold]
+    numbers = [cell.number for cell in OFF_GOLD_CELLS]
     for photo, truth_path in pairs:
         truth = json.loads(truth_path.read_text())
         if not truth.get("board", True):
@@ -121,11 +120,11 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> Trainin
         data.slot_world += [world] * len(SLOTS)
         signs = view_cell_signs(view, profile, palisades)
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
-        truths = [tuple(cell) in occupied for cell in off_gold]
+        truths = [tuple(cell) in occupied for cell in OFF_GOLD_CELLS]
         data.cell_x.append(signs.features[numbers])
         data.cell_y.append(truths)
         data.cell_world += [world] * len(truths)
-        hidden = [cell for cell in hidden_cells(profile) if cell in off_gold]
+        hidden = [cell for cell in hidden_cells(profile) if cell in OFF_GOLD_CELLS]
         if profile.tokens and hidden:
             face_reading = occupied_probability(signs.features)
             asked = [cell.number for cell in hidden]
@@ -143,7 +142,6 @@ def warrior_data(
     from vision.learn.improvise import board_face
     from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, face_looks
 
-    off_gold = [cell for cell in CELLS if not cell.bit & GOLD_MASK]
     signs: list[npt.NDArray[np.float64]] = []
     labels: list[bool] = []
     worlds: list[str] = []
@@ -158,9 +156,9 @@ def warrior_data(
         if seen is None:
             continue
         occupied = {tuple(w["cell"]) for w in truth.get("warriors", [])}
-        signs.append(face_looks(seen.face, off_gold, FACE_VIEW))
-        labels += [tuple(cell) in occupied for cell in off_gold]
-        worlds += [_world(truth)] * len(off_gold)
+        signs.append(face_looks(seen.face, list(OFF_GOLD_CELLS), FACE_VIEW))
+        labels += [tuple(cell) in occupied for cell in OFF_GOLD_CELLS]
+        worlds += [_world(truth)] * len(OFF_GOLD_CELLS)
     if not signs:
         return np.zeros((0, len(WARRIOR_SIGNS))), np.zeros(0, bool), np.zeros(0)
     return np.vstack(signs), np.array(labels, bool), world_weights(worlds)
