@@ -54,6 +54,7 @@ PER_WORLD = (
     "slots-plain-learnt",
     "slots-plain-improvised",
     "hidden-learnt",
+    "hidden-outline-learnt",
     "hidden-improvised",
 )
 
@@ -91,6 +92,7 @@ MODELS = tuple(
         "slots-plain-improvised",
         "cells-reference",
         "hidden-learnt",
+        "hidden-outline-learnt",
         "hidden-improvised",
         "warriors",
         "warriors-every-world",

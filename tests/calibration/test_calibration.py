@@ -31,7 +31,7 @@ from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.learn.improvise import _bare_lines, _merged_by_emblem, _recurring_groups
-from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, warrior_looks, warrior_odds
+from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, WARRIOR_WEIGHTS, warrior_looks, warrior_odds
 from vision.load import load_photo
 from vision.locate.features import FoundBy, Located, NoBoardError
 from vision.locate.grid import (
@@ -49,6 +49,7 @@ from vision.read.rectify import face_view
 from vision.read.tokens import (
     IMPROVISED_WEIGHTS,
     LEARNT_WEIGHTS,
+    OUTLINE_WEIGHTS,
     hidden_occupied,
     hidden_signs,
     match_levels,
@@ -357,9 +358,13 @@ def test_a_hidden_corner_is_judged_by_its_warrior_match_against_the_photos_own_l
     art = np.array([[0.20, 0.30], [0.35, 0.33], [0.30, 0.25]])
     warriors = np.array([[0.95, 0.30], [0.30, 0.90]])
     levels = match_levels(art, warriors)
-    # Looks no more like a warrior than art's at its clearest (an outline scoring 2.5, colours
-    # stepping and spreading as on the tuning copies' empty cells): the matches decide.
-    unclear = np.tile(np.log([2.5, 9.0, 9.0, 15.0]), (2, 1))
+    # Looks that say neither (an outline scoring 2.5, colours spreading as on the tuning copies'
+    # empty cells, and stepping at the back's edge just enough for even odds): the matches decide.
+    outline, back, art_spread = np.log([2.5, 9.0, 15.0])
+    w = WARRIOR_WEIGHTS
+    step = -(w[0] * outline + w[2] * back + w[3] * art_spread + w[4]) / w[1]
+    unclear = np.tile([outline, step, back, art_spread], (2, 1))
+    assert abs(warrior_odds(unclear)[0]) < 1e-6
     # An empty corner printed all in a token's colour, matching no better than the art does,
     # and a warrior whose print shows little of its colour.
     corners = np.array([[0.34, 0.31], [0.30, 0.88]])
@@ -380,6 +385,27 @@ def test_a_hidden_corner_is_judged_by_its_warrior_match_against_the_photos_own_l
         hidden_signs(weak, np.ones(1), unclear[:1], *levels, occupied_odds(0, 28)), LEARNT_WEIGHTS
     )
     assert on_bare_board[0] < 0.5 < on_full_board[0]
+
+
+def test_an_empty_hidden_corner_between_the_board_edge_and_a_grid_line_is_empty() -> None:
+    # The frame left of the grid and the printed lines along two of the corner's sides draw half a
+    # square's outline, as clearly as a warrior's; nothing there has a warrior's flat back.
+    rng = np.random.default_rng(2)
+    width, height = CANONICAL.size
+    balanced = (0.7 + rng.normal(0, 0.02, (height, width, 3))).astype(np.float32)
+    corner = Cell(4, 0)
+    x0, y0, _, _ = CANONICAL.cell_box(corner)
+    balanced[:, : x0 - 1] = (0.15, 0.2, 0.3)
+    cv2.line(balanced, (x0, 0), (x0, height), (0.1, 0.1, 0.1), 3)
+    cv2.line(balanced, (0, y0), (width, y0), (0.1, 0.1, 0.1), 3)
+    looks = warrior_looks(balanced, [corner], CANONICAL)
+    assert np.exp(looks[0, 0]) > 5.0 and warrior_odds(looks)[0] < 0
+    levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
+    signs = hidden_signs(np.array([[0.40, 0.33]]), np.ones(1), looks, *levels)
+    assert hidden_occupied(signs, LEARNT_WEIGHTS)[0] < 0.2
+    # The reader that weighs the outline in the looks' place takes it for a warrior: its opinion
+    # puts the reading in doubt rather than deciding it.
+    assert hidden_occupied(signs, OUTLINE_WEIGHTS)[0] > 0.5
 
 
 def test_a_hidden_corners_warrior_outline_outweighs_a_weak_picture_match() -> None:

@@ -53,6 +53,7 @@ def test_the_readers_read_with_the_loaded_weights() -> None:
         ("slots-plain-learnt", slots.PLAIN_LEARNT_WEIGHTS),
         ("slots-plain-improvised", slots.PLAIN_IMPROVISED_WEIGHTS),
         ("hidden-learnt", tokens.LEARNT_WEIGHTS),
+        ("hidden-outline-learnt", tokens.OUTLINE_WEIGHTS),
         ("hidden-improvised", tokens.IMPROVISED_WEIGHTS),
     ):
         fits = [fitted(model) for model in world_models(name)]
@@ -202,6 +203,7 @@ def test_a_fit_on_path_traced_copies_alone_keeps_the_raster_warriors_looks_and_f
     written = fit._fit_copies(photos, lambda data, name: None, out)  # type: ignore[arg-type, return-value]
     readers = ("slots", "slots-plain", "hidden")
     per_world = [f"{reader}-{kind}-cycles" for reader in readers for kind in ("learnt", "improvised")]
+    per_world.append("hidden-outline-learnt-cycles")
     # The improvised readers' warrior looks are the raster world's: without its photos they are kept;
     # the looks read as a probability are fitted on every world's photos, here the path-traced ones.
     assert sorted(written) == sorted(["warriors-every-world", *per_world]) and looked_at == photos

@@ -267,8 +267,8 @@ def choose_cells(
 ) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
     """A label per cell (column of ``reading.probabilities``), its confidence, and the players.
 
-    Where a second reader judged a cell (:attr:`vision.read.cells.CellReading.second`), the
-    reading is only as sure as that reader is of a warrior there, or of none.
+    Where other readers judged a cell (:attr:`vision.read.cells.CellReading.second`), the
+    reading is only as sure as the least sure of them is of a warrior there, or of none.
     """
     probs = reading.probabilities.copy()
     warnings: list[Problem] = []
@@ -342,9 +342,10 @@ def choose_cells(
             )
     confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
     if reading.second is not None:
-        judged = ~np.isnan(reading.second)
-        agreeing = np.where(np.array(labels) > GOLD, reading.second, 1 - reading.second)
-        confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
+        for opinion in reading.second:
+            judged = ~np.isnan(opinion)
+            agreeing = np.where(np.array(labels) > GOLD, opinion, 1 - opinion)
+            confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
     in_doubt = doubted + doubted_few + unsure + alike
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[ON_GOLD] = np.maximum(looks_gold, 0.5)

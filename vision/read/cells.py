@@ -86,9 +86,9 @@ class CellReading:
     probabilities: FloatArray
     votes: FloatArray
     unexplained: FloatArray
-    #: P(a warrior) by a second reader, where one judged the cell too (NaN elsewhere): the cells whose
-    #: art the profile never saw, by the warrior's looks alone. A reading is only as sure as the less
-    #: sure of the two (:func:`vision.read.assemble.choose_cells`).
+    #: P(a warrior) by other readers (one row each, 40 columns), where they judged the cell too (NaN
+    #: elsewhere): the cells whose art the profile never saw (:func:`vision.read.judge.judge_cells`).
+    #: A reading is only as sure as the least sure of them (:func:`vision.read.assemble.choose_cells`).
     second: FloatArray | None = None
     #: Colours the profile could not surely tell from another one's (:attr:`vision.looks.Looks.alike`):
     #: the cells read so are doubtful while both are taken for players

@@ -1,6 +1,6 @@
 """Whether a warrior stands on each cell, and whose: the face's signs weighed with what the copy's
-warrior pictures add (:mod:`vision.read.tokens`), and on the cells the profile never saw bare, the
-warrior's looks alone as a second opinion."""
+warrior pictures add (:mod:`vision.read.tokens`), and on the cells the profile never saw bare, other
+readers' opinions beside it."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class Judged:
     #: colour's warrior picture matches there (one row each; no rows without pictures).
     looked_at: list[int]
     matches: FloatArray
-    #: The second opinion on the cells whose art the profile never saw
+    #: The other opinions on the cells whose art the profile never saw
     #: (:attr:`vision.read.cells.CellReading.second`; None where it saw all).
     second: FloatArray | None
 
@@ -64,7 +64,8 @@ def judge_cells(
     (:mod:`vision.read.tokens`), and how well those pictures match where a warrior may be.
 
     Where the profile never saw the art, whether a warrior is there comes from how well the copy's
-    warriors match, and a second reader judges the cell by the warrior's looks alone.
+    warriors match and how much the cell looks like a warrior; other readers judge it too: by the
+    warrior's looks alone, and where the face was learnt, by the matches and a warrior's outline.
     """
     occupied = occupied_probability(signs.features)
     hidden = [cell.number for cell in hidden_cells(profile)]
@@ -81,10 +82,13 @@ def judge_cells(
         at = [looked_at.index(n) for n in hidden]
         occupied[hidden] = hidden_occupied(hidden_at[at], HIDDEN_WEIGHTS[profile.kind])
         # The warrior's looks alone (its outline and flat back, whatever the art) read these cells
-        # too, as likely as every world's photos say: where the face never showed the art, the two
-        # readers' disagreement is doubt.
-        second = np.full(len(CELLS), np.nan)
-        second[hidden] = warrior_probability(looks[at], EVERY_WORLD_WEIGHTS)
+        # too, as likely as every world's photos say, and a learnt face's cells are read by the
+        # outline in the looks' place: where the face never showed the art, any disagreement is doubt.
+        opinions = [warrior_probability(looks[at], EVERY_WORLD_WEIGHTS)]
+        if profile.kind != Kind.IMPROVISED:
+            opinions.append(hidden_occupied(hidden_at[at], tokens_module.OUTLINE_WEIGHTS))
+        second = np.full((len(opinions), len(CELLS)), np.nan)
+        second[:, hidden] = opinions
     return Judged(occupied, looked_at, matches, second)
 
 

@@ -76,12 +76,20 @@ IMPROVISED_WEIGHTS = world_mean("hidden-improvised")
 #: Which columns of :func:`hidden_signs` each kind of profile weighs. Where the face was learnt, a
 #: cell's share of token colours says more about its art than about a warrior (an empty corner
 #: printed near a token's colour is all token-coloured), and how full the board is elsewhere is
-#: the odds of a warrior on any cell; a hidden corner is one warrior's cell in the setup photo, and
-#: how clearly its outline shows is what the face-learnt reader was fitted to weigh. Where the
-#: face was improvised no cell is seen against it, and every cell is weighed by how much it looks
-#: like a warrior (:func:`vision.learn.pieces.warrior_odds`; on the tuning copies' photos it made 7 of
-#: 7,296 mistakes in two-fold cross-validation, the outline's log in its place 11).
-WEIGHED = {"learnt": (0, 2, 3), "improvised": (0, 1, 4)}
+#: the odds of a warrior on any cell. Every kind weighs how much a cell looks like a warrior
+#: (:func:`vision.learn.pieces.warrior_odds`), not how clearly a warrior's outline shows alone: an
+#: empty corner's grid line and board edge draw half a square's outline. Fitted on the raster
+#: tuning copies, the outline's reader misread 27 of 220 hidden cells of the path-traced ones, the
+#: looks' 8; fitted on the path-traced, 4 and 1 of 456 raster cells (:mod:`vision.train.fit`).
+#: Where the face was improvised the looks made 7 of 7,296 mistakes on the tuning copies in
+#: two-fold cross-validation, the outline's log in their place 11.
+WEIGHED = {"learnt": (0, 2, 4), "improvised": (0, 1, 4)}
+#: A second reader of a learnt profile's hidden cells weighs the outline's log in the looks' place
+#: (``hidden-outline-learnt*.json``, fitted with the others): it makes other mistakes (the empty
+#: corners above, where the looks' reader misses a dark warrior on dark art), so where the two
+#: disagree the cell is in doubt (:func:`vision.read.judge.judge_cells`).
+OUTLINE_WEIGHED = (0, 2, 3)
+OUTLINE_WEIGHTS = world_mean("hidden-outline-learnt")
 
 
 @lru_cache(maxsize=8)

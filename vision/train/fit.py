@@ -329,7 +329,7 @@ def _fit_reference(pairs: list[tuple[Path, Path]], out: Path | None) -> list[str
 def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None) -> list[str]:
     from vision.learn.pieces import fit_warrior_weights, warrior_probability
     from vision.locate.find import board_view, improvised_view
-    from vision.read.tokens import WEIGHED
+    from vision.read.tokens import OUTLINE_WEIGHED, WEIGHED
 
     seen_from_above = _provenance(pairs, "each seen from above by vision.learn.improvise.board_face")
     names = []
@@ -378,4 +378,6 @@ def _fit_copies(pairs: list[tuple[Path, Path]], learn: Learner, out: Path | None
         names += _fit(data, "slots", f"slots-{kind.value}", where, out)
         names += _fit(data, "plain slots", f"slots-plain-{kind.value}", where, out)
         names += _fit(data, "hidden", f"hidden-{kind.value}", where, out, weighed=WEIGHED[kind.value])
+        if kind == Kind.LEARNT:
+            names += _fit(data, "hidden", "hidden-outline-learnt", where, out, weighed=OUTLINE_WEIGHED)
     return names
