@@ -197,7 +197,7 @@ def _read_cells(
         tuple(name for name in targets if name != "gold"),
         judged.occupied,
         params.cells,
-        judged.second,
+        judged.others,
     )
     return replace(reading, alike=profile.alike), judged, signs.discs
 

@@ -409,12 +409,12 @@ def test_choose_cells_gives_what_looked_gold_or_out_of_play_off_the_gold_cells_t
 def test_a_cell_other_readers_doubt_is_only_as_sure_as_the_least_sure_of_them() -> None:
     corner, other, far = Cell(0, 0), Cell(0, 7), Cell(2, 2)
     cells = reading({corner: GOLD + 1, other: EMPTY, far: GOLD + 2})
-    second = np.full((2, 40), np.nan)
+    others = np.full((2, 40), np.nan)
     # The warrior's looks alone: unsure of the warrior read on a5, sure h5 is empty; the other
     # reader sure of a5's warrior, and unsure h5 is empty.
-    second[0, corner.number], second[0, other.number] = 0.3, 0.05
-    second[1, corner.number], second[1, other.number] = 0.97, 0.6
-    labels, confidence, _, _ = choose_cells(replace(cells, second=second), ("orange", "green"))
+    others[0, corner.number], others[0, other.number] = 0.3, 0.05
+    others[1, corner.number], others[1, other.number] = 0.97, 0.6
+    labels, confidence, _, _ = choose_cells(replace(cells, others=others), ("orange", "green"))
     alone = choose_cells(cells, ("orange", "green"))[1]
     assert labels[corner.number] == GOLD + 1 and labels[far.number] == GOLD + 2
     assert alone[corner.number] > 0.9 and confidence[corner.number] == pytest.approx(0.3)

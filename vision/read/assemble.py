@@ -267,7 +267,7 @@ def choose_cells(
 ) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
     """A label per cell (column of ``reading.probabilities``), its confidence, and the players.
 
-    Where other readers judged a cell (:attr:`vision.read.cells.CellReading.second`), the
+    Where other readers judged a cell (:attr:`vision.read.cells.CellReading.others`), the
     reading is only as sure as the least sure of them is of a warrior there, or of none.
     """
     probs = reading.probabilities.copy()
@@ -341,8 +341,8 @@ def choose_cells(
                 )
             )
     confidence = np.array([probs[i, label] for i, label in enumerate(labels)])
-    if reading.second is not None:
-        for opinion in reading.second:
+    if reading.others is not None:
+        for opinion in reading.others:
             judged = ~np.isnan(opinion)
             agreeing = np.where(np.array(labels) > GOLD, opinion, 1 - opinion)
             confidence[judged] = np.minimum(confidence[judged], agreeing[judged])

@@ -89,7 +89,7 @@ class CellReading:
     #: P(a warrior) by other readers (one row each, 40 columns), where they judged the cell too (NaN
     #: elsewhere): the cells whose art the profile never saw (:func:`vision.read.judge.judge_cells`).
     #: A reading is only as sure as the least sure of them (:func:`vision.read.assemble.choose_cells`).
-    second: FloatArray | None = None
+    others: FloatArray | None = None
     #: Colours the profile could not surely tell from another one's (:attr:`vision.looks.Looks.alike`):
     #: the cells read so are doubtful while both are taken for players
     #: (:func:`vision.read.assemble.alike_colours`).
@@ -395,7 +395,7 @@ def read_cells(
     colours: tuple[str, ...],
     occupied: FloatArray | None = None,
     params: CellParams = CELL_PARAMS,
-    second: FloatArray | None = None,
+    others: FloatArray | None = None,
 ) -> CellReading:
     """Label probabilities for the 40 cells from their :func:`cell_signs`.
 
@@ -411,7 +411,7 @@ def read_cells(
     probabilities = np.concatenate([(1 - occupied)[:, None], occupied[:, None] * signs.shares], axis=1)
     votes = np.concatenate([signs.features[:, :1], signs.shares], axis=1)
     unexplained = signs.features[:, 0] - signs.features[:, 1] - signs.features[:, 2]
-    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained, second)
+    return CellReading(colours, probabilities.astype(np.float64), votes, unexplained, others)
 
 
 def photo_colours(

@@ -53,8 +53,8 @@ class Judged:
     looked_at: list[int]
     matches: FloatArray
     #: The other opinions on the cells whose art the profile never saw
-    #: (:attr:`vision.read.cells.CellReading.second`; None where it saw all).
-    second: FloatArray | None
+    #: (:attr:`vision.read.cells.CellReading.others`; None where it saw all).
+    others: FloatArray | None
 
 
 def judge_cells(
@@ -77,7 +77,7 @@ def judge_cells(
     }
     looked_at = sorted(set(hidden) | maybe)
     matches, hidden_at, looks = picture_signs(view, profile, signs, looked_at, occupied, params)
-    second = None
+    others = None
     if hidden:
         at = [looked_at.index(n) for n in hidden]
         occupied[hidden] = hidden_occupied(hidden_at[at], HIDDEN_WEIGHTS[profile.kind])
@@ -87,9 +87,9 @@ def judge_cells(
         opinions = [warrior_probability(looks[at], EVERY_WORLD_WEIGHTS)]
         if profile.kind != Kind.IMPROVISED:
             opinions.append(hidden_occupied(hidden_at[at], tokens_module.OUTLINE_WEIGHTS))
-        second = np.full((len(opinions), len(CELLS)), np.nan)
-        second[:, hidden] = opinions
-    return Judged(occupied, looked_at, matches, second)
+        others = np.full((len(opinions), len(CELLS)), np.nan)
+        others[:, hidden] = opinions
+    return Judged(occupied, looked_at, matches, others)
 
 
 def weighed_shares(
