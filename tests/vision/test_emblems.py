@@ -109,3 +109,17 @@ def test_without_two_sure_warriors_of_one_colour_the_photo_sets_no_bar() -> None
     view = board_with({**few, "c3": (WASHED, "corner", 1.0)})
     before = reading_of({name: SURE_READ[name] for name in few} | {"c3": (None, 0.0)})
     assert emblem_colours(view, before).probabilities.tolist() == before.probabilities.tolist()
+
+
+def test_a_warrior_read_surely_whose_emblem_is_another_players_is_listed_and_keeps_its_reading() -> None:
+    # A lamp moved a purple warrior's back onto orange: read surely orange, its emblem purple's.
+    view = board_with({**SURE, "c3": (ORANGE, "disc", 0.95), "f3": (ORANGE, "corner", 0.95)})
+    before = reading_of({**SURE_READ, "c3": ("orange", 0.97), "f3": ("orange", 0.97)})
+    after = emblem_colours(view, before)
+    c3 = next(cell.number for cell in CELLS if cell.name == "c3")
+    assert after.emblems_differ == ((c3, "purple"),)
+    assert after.probabilities.tolist() == before.probabilities.tolist()
+    # Every warrior with its own colour's emblem: nothing listed.
+    view = board_with({**SURE, "c3": (PURPLE, "disc", 0.95), "f3": (ORANGE, "corner", 0.95)})
+    same = emblem_colours(view, reading_of({**SURE_READ, "c3": ("purple", 0.97), "f3": ("orange", 0.97)}))
+    assert same.emblems_differ == ()

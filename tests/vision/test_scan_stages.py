@@ -423,6 +423,20 @@ def test_a_cell_other_readers_doubt_is_only_as_sure_as_the_least_sure_of_them() 
     assert confidence[far.number] == alone[far.number]
 
 
+def test_a_warrior_with_another_players_emblem_is_doubtful_and_named() -> None:
+    lit, own = Cell(1, 2), Cell(3, 5)
+    cells = replace(
+        reading({lit: GOLD + 1, own: GOLD + 2}), emblems_differ=((lit.number, "green"), (own.number, "green"))
+    )
+    labels, confidence, _, warnings = choose_cells(cells, ("orange", "green"))
+    alone = choose_cells(reading({lit: GOLD + 1, own: GOLD + 2}), ("orange", "green"))[1]
+    # The colour read stands, in doubt; a warrior read as the colour its emblem names is not doubted.
+    assert labels[lit.number] == GOLD + 1 and confidence[lit.number] == pytest.approx(0.7)
+    assert confidence[own.number] == alone[own.number] > 0.9
+    differs = [w for w in warnings if w.code == "emblem_differs"]
+    assert len(differs) == 1 and differs[0].cells == (lit,) and "green's emblem" in differs[0].message
+
+
 def test_choose_cells_respects_the_supply() -> None:
     # 2 players have 16 warriors each: a 17th orange must be something else, the least sure one.
     cells = [c for c in CELLS if c not in GOLD_CELLS][:18]

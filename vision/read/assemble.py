@@ -322,6 +322,9 @@ def choose_cells(
             warnings.append(warning)
     else:
         doubted_few, alike = [], []
+    differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ)
+    if warning is not None:
+        warnings.append(warning)
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
     over = {column: labels.count(column) for column in capacity if labels.count(column) > limit}
     doubted: list[int] = []
@@ -346,7 +349,7 @@ def choose_cells(
             judged = ~np.isnan(opinion)
             agreeing = np.where(np.array(labels) > GOLD, opinion, 1 - opinion)
             confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    in_doubt = doubted + doubted_few + unsure + alike
+    in_doubt = doubted + doubted_few + unsure + alike + differ
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[ON_GOLD] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
@@ -484,6 +487,30 @@ def alike_colours(
         f"read {names}: one player's warriors in two lights can look like two players'; each is "
         "doubtful; check them, or name the players",
         cells=tuple(CELLS[i] for i in cells),
+    )
+
+
+def emblems_differ(
+    labels: list[int], colour_columns: dict[str, int], differ: tuple[tuple[int, str], ...]
+) -> tuple[list[int], Problem | None]:
+    """The warriors still read as a colour whose emblem is another player's
+    (:attr:`vision.read.cells.CellReading.emblems_differ`), and one warning naming them.
+
+    >>> columns = {"orange": 2, "purple": 3}
+    >>> cells, warning = emblems_differ([2, 3, 0], columns, ((0, "purple"), (1, "purple"), (2, "orange")))
+    >>> cells, warning.message
+    ([0], "a5: read as orange, with purple's emblem; check it, or name the players")
+    """
+    names = {column: name for name, column in colour_columns.items()}
+    cells = [n for n, name in differ if labels[n] in names and names[labels[n]] != name]
+    if not cells:
+        return [], None
+    named = dict(differ)
+    read = ", ".join(f"{CELLS[n].name}: read as {names[labels[n]]}, with {named[n]}'s emblem" for n in cells)
+    return cells, Problem(
+        "emblem_differs",
+        f"{read}; check {'it' if len(cells) == 1 else 'them'}, or name the players",
+        cells=tuple(CELLS[n] for n in cells),
     )
 
 

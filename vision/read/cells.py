@@ -94,6 +94,9 @@ class CellReading:
     #: the cells read so are doubtful while both are taken for players
     #: (:func:`vision.read.assemble.alike_colours`).
     alike: tuple[tuple[str, str], ...] = ()
+    #: Warriors read surely as one colour whose emblem names another (cell number, that colour's
+    #: name; :func:`vision.read.emblems.emblem_colours`): the assembly doubts them.
+    emblems_differ: tuple[tuple[int, str], ...] = ()
 
     def label(self, number: int) -> str:
         index = int(np.argmax(self.probabilities[number]))

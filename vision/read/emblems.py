@@ -17,6 +17,7 @@ named stays doubtful: it was not seen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -62,6 +63,11 @@ def emblem_colours(
     share: the rest stays with the other colours as they were read, so that the reading is
     doubtful. Warriors whose emblem names no colour keep their reading.
 
+    A warrior read surely whose emblem names another colour than its own (against the other sure
+    warriors) keeps its reading, and is listed in :attr:`CellReading.emblems_differ` for the
+    assembly to doubt: a lamp can move one player's backs onto another's colour, not their emblem;
+    but a player's few warriors have few others to match, and the reading itself stays the colour's.
+
     >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
     >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
     >>> emblem_colours(np.zeros((530, 800, 3), np.float32), reading) is reading
@@ -73,71 +79,114 @@ def emblem_colours(
     token = 1.0 - probabilities[:, EMPTY]
     share = players.max(axis=1) / np.maximum(players.sum(axis=1), 1e-12)
     off_gold = ~ON_GOLD
-    unsure = np.flatnonzero(off_gold & (token > 0.5) & (share < params.unsure))
-    if not len(unsure):
+    warriors = np.flatnonzero(off_gold & (token > 0.5))
+    if not len(warriors):
         return reading
     face = np.clip(balanced * 255, 0, 255).astype(np.uint8)
+    emblems: dict[int, FloatImage] = {}
+    scores: dict[tuple[int, int], float] = {}
 
-    def emblem_at(number: int) -> FloatImage:
-        picture = token_image(face, find_token(face, CELLS[number], view, pieces), view)
-        return emblem(picture, pieces)
+    def score(number: int, other: int) -> float:
+        for cell in (number, other):
+            if cell not in emblems:
+                picture = token_image(face, find_token(face, CELLS[cell], view, pieces), view)
+                emblems[cell] = emblem(picture, pieces)
+        if (number, other) not in scores:
+            scores[number, other] = emblem_match(emblems[number], emblems[other])[1]
+        return scores[number, other]
 
     columns = players.argmax(axis=1)
-    sure: list[list[FloatImage]] = []
+    sure: list[list[int]] = []
     for colour in range(players.shape[1]):
         surely = np.flatnonzero(off_gold & (players[:, colour] > params.sure) & (columns == colour))
-        surest = surely[np.argsort(-players[surely, colour])][: params.most_sure]
-        sure.append([emblem_at(int(n)) for n in surest])
-    named = named_colours([emblem_at(int(n)) for n in unsure], sure)
+        sure.append([int(n) for n in surely[np.argsort(-players[surely, colour])][: params.most_sure]])
+    bar = emblem_bar(sure, score)
+    if bar is None:
+        return reading
     changed = probabilities.copy()
-    for number, column in zip(unsure, named, strict=True):
-        if column is None:
-            continue
-        rest = players[number].copy()
-        if rest.sum() - rest[column] <= 0:
-            rest[:] = 1.0
-        rest[column] = 0.0
-        rest /= max(rest.sum(), 1e-12)
-        changed[number, GOLD] = 0.0
-        changed[number, GOLD + 1 :] = token[number] * (1 - params.named) * rest
-        changed[number, GOLD + 1 + column] = token[number] * params.named
-    return replace(reading, probabilities=changed)
+    unsure = [int(n) for n in warriors if share[n] < params.unsure]
+    for number, column in zip(unsure, named_colours(unsure, sure, score, bar), strict=True):
+        if column is not None:
+            changed[number] = _given(token[number], column, params.named, players[number])
+    differ = []
+    for number in (int(n) for n in warriors if share[n] >= params.unsure):
+        # Matched with the other sure warriors, not itself, against the photo's bar.
+        others = [[n for n in those if n != number] for those in sure]
+        column = named_colours([number], others, score, bar)[0]
+        if column is not None and column != columns[number]:
+            differ.append((number, reading.colours[column]))
+    if not differ and np.array_equal(changed, probabilities):
+        return reading
+    return replace(reading, probabilities=changed, emblems_differ=tuple(differ))
 
 
-def named_colours(asked: list[FloatImage], sure: list[list[FloatImage]]) -> list[int | None]:
-    """For each emblem ``asked``, the colour (index into ``sure``, each colour's surely read
-    warriors' emblems) whose warriors it alone matches at least as well as the photo's bar, or None.
+def _given(token: float, column: int, named: float, players: FloatArray) -> FloatArray:
+    """A cell's probabilities (empty, gold, each player) for a warrior likely ``token``: colour
+    ``column`` ``named`` of it, the rest shared by the other colours as ``players`` were (evenly
+    where they had none).
 
-    The bar is halfway between how well the sure warriors match the best of their own colour's
-    others and the best of another colour's (medians over the photo's sure warriors); with no two
-    sure warriors of one colour, or a single colour seen surely, there is no bar and nothing is
-    named.
-
-    >>> rng = np.random.default_rng(0)
-    >>> star, moon = (rng.random((20, 20)).astype(np.float32) for _ in range(2))
-    >>> noisy = lambda picture: picture + 0.1 * rng.random((20, 20)).astype(np.float32)
-    >>> sure = [[noisy(star), noisy(star)], [noisy(moon), noisy(moon)]]
-    >>> named_colours([noisy(moon), noisy(star), rng.random((20, 20)).astype(np.float32)], sure)
-    [1, 0, None]
+    >>> _given(0.9, 0, 0.7, np.array([5.0, 1.0, 3.0])).round(3).tolist()
+    [0.1, 0.0, 0.63, 0.068, 0.203]
+    >>> _given(1.0, 1, 0.7, np.array([0.0, 1.0, 0.0])).round(2).tolist()
+    [0.0, 0.0, 0.15, 0.7, 0.15]
     """
+    others = players.astype(np.float64)
+    if others.sum() - others[column] <= 0:
+        others[:] = 1.0
+    others[column] = 0.0
+    others /= others.sum()
+    given = np.concatenate([[1.0 - token, 0.0], token * (1 - named) * others])
+    given[GOLD + 1 + column] = token * named
+    return given
+
+
+def emblem_bar(sure: list[list[int]], score: Callable[[int, int], float]) -> float | None:
+    """How well an emblem must match a colour's surely read warriors (``sure``, per colour) to name
+    that colour: halfway between how well those warriors match the best of their own colour's
+    others and the best of another colour's (medians over the photo's sure warriors); ``score``
+    tells how well one warrior's emblem matches another's. None with no two sure warriors of one
+    colour, or a single colour seen surely: nothing can be named."""
     own: list[float] = []
     other: list[float] = []
-    for colour, emblems in enumerate(sure):
-        for k, this in enumerate(emblems):
-            theirs = [emblem_match(this, that)[1] for j, that in enumerate(emblems) if j != k]
-            others = [
-                emblem_match(this, that)[1] for c, those in enumerate(sure) if c != colour for that in those
-            ]
+    for colour, warriors in enumerate(sure):
+        for this in warriors:
+            theirs = [score(this, that) for that in warriors if that != this]
+            others = [score(this, that) for c, those in enumerate(sure) if c != colour for that in those]
             if theirs:
                 own.append(max(theirs))
             if others:
                 other.append(max(others))
     if not own or not other:
+        return None
+    return (float(np.median(own)) + float(np.median(other))) / 2
+
+
+def named_colours(
+    asked: list[int], sure: list[list[int]], score: Callable[[int, int], float], bar: float | None
+) -> list[int | None]:
+    """For each warrior ``asked``, the colour (index into ``sure``, each colour's surely read
+    warriors) whose warriors it alone matches at least as well as the photo's ``bar``
+    (:func:`emblem_bar`), or None; ``score`` tells how well one warrior's emblem matches another's.
+
+    >>> rng = np.random.default_rng(0)
+    >>> star, moon = (rng.random((20, 20)).astype(np.float32) for _ in range(2))
+    >>> noisy = lambda picture: picture + 0.1 * rng.random((20, 20)).astype(np.float32)
+    >>> emblems = [noisy(star), noisy(star), noisy(moon), noisy(moon)]
+    >>> emblems += [noisy(moon), noisy(star), rng.random((20, 20)).astype(np.float32)]
+    >>> score = lambda a, b: emblem_match(emblems[a], emblems[b])[1]
+    >>> sure = [[0, 1], [2, 3]]
+    >>> named_colours([4, 5, 6], sure, score, emblem_bar(sure, score))
+    [1, 0, None]
+    >>> named_colours([4], [[0, 1], [2]], score, emblem_bar([[0, 1], [2]], score))
+    [1]
+    >>> emblem_bar([[0], [2]], score) is None
+    True
+    """
+    if bar is None:
         return [None] * len(asked)
-    bar = (float(np.median(own)) + float(np.median(other))) / 2
     named: list[int | None] = []
     for this in asked:
-        best = [max((emblem_match(this, that)[1] for that in those), default=-1.0) for those in sure]
+        best = [max((score(this, that) for that in those), default=-1.0) for those in sure]
         above = [colour for colour, match in enumerate(best) if match >= bar]
         named.append(above[0] if len(above) == 1 else None)
     return named
