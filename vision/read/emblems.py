@@ -12,7 +12,8 @@ another, and no other player's.
 How well emblems match depends on the photo (blur, light, the copy's print): the bar is the
 photo's own, halfway between how well its sure warriors match their own colour's others and how
 well they match another colour's. A colour no warrior shows surely is never named. The colour so
-named stays doubtful: it was not seen.
+named stays doubtful: it was not seen. A warrior read surely whose emblem names another player
+is doubtful too.
 """
 
 from __future__ import annotations
@@ -63,10 +64,10 @@ def emblem_colours(
     share: the rest stays with the other colours as they were read, so that the reading is
     doubtful. Warriors whose emblem names no colour keep their reading.
 
-    A warrior read surely whose emblem names another colour than its own (against the other sure
-    warriors) keeps its reading, and is listed in :attr:`CellReading.emblems_differ` for the
-    assembly to doubt: a lamp can move one player's backs onto another's colour, not their emblem;
-    but a player's few warriors have few others to match, and the reading itself stays the colour's.
+    A warrior read surely whose emblem names another colour than its own (matched with the other
+    sure warriors) is listed in :attr:`CellReading.emblems_differ`, for the assembly to doubt: a
+    lamp can move one player's backs onto another's colour, not their emblem. Its reading stays:
+    a player with few warriors has few others to match, and the emblem is a doubt, not a verdict.
 
     >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
     >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
