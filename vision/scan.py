@@ -33,7 +33,14 @@ from vision.read.glare import clipped_shares
 from vision.read.judge import Judged, judge_cells, weighed_shares
 from vision.read.numerals import read_gold_values
 from vision.read.slots import SlotReading, read_slots
-from vision.read.view import BoardView, token_colours, view_cell_signs, view_matte_foot, view_slot_features
+from vision.read.view import (
+    BoardView,
+    token_colours,
+    view_cell_signs,
+    view_matte_foot,
+    view_slot_features,
+    view_stickless,
+)
 from vision.timing import Timer
 
 Image = npt.NDArray[np.uint8]
@@ -150,6 +157,7 @@ def scan_image(
             params.slots,
         )
         slots = replace(slots, matte_foot=view_matte_foot(view, profile, params))
+        slots = slots.ruling_out(view_stickless(view, params))
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
         cells, judged, discs = _read_cells(view, profile, palisades, targets, params)

@@ -10,7 +10,7 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.read.assemble import assemble
 from vision.read.cells import EMPTY, CellReading
-from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare, on_card
+from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare, on_card, stickless
 from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, palisade_mask
 
@@ -167,3 +167,43 @@ def test_a_pale_sticks_clipped_face_is_left_to_the_readers_and_a_lamps_reflectio
     # Both still make what they cover doubtful.
     _, slots = clipped_shares(clipped)
     assert slots[slot.number] >= GlareParams().doubt_share
+
+
+def test_no_stick_stands_where_the_card_clips_over_more_of_its_band_than_a_stick_leaves() -> None:
+    image = face()
+    ruled, half, stick = (
+        Slot(Cell(2, 3), Cell(2, 4)),
+        Slot(Cell(0, 1), Cell(0, 2)),
+        Slot(Cell(1, 2), Cell(2, 2)),
+    )
+    # A lamp's reflection over the whole of one slot's band and the cells either side.
+    (x, y0), (_, y1) = slot_segment_mm(ruled)
+    paint_mm(image, x - 20, y0 - 2, x + 20, y1 + 2, (255, 255, 255))
+    # One over half of another's band: a stick could stand on the other half.
+    (x, y0), (_, y1) = slot_segment_mm(half)
+    paint_mm(image, x, y0 - 2, x + 20, y1 + 2, (255, 255, 255))
+    # A pale stick's clipped face along a third: within reach of a stick, it may be the stick.
+    (x0, y), (x1, _) = slot_segment_mm(stick)
+    paint_mm(image, x0 + 4, y - 2, x1 - 4, y + 2, (255, 255, 255))
+    card = on_card(clipped_mask(image), palisade_mask(SLOTS, None))
+    assert np.flatnonzero(stickless(clipped_shares(card)[1])).tolist() == [ruled.number]
+
+
+@pytest.mark.parametrize("as_unknown", [False, True])
+def test_a_lamps_reflection_over_lines_reads_no_palisade_there_and_doubts_it(as_unknown: bool) -> None:
+    from faces import photo_of_face
+
+    from vision.locate.features import project
+    from vision.scan import scan_image
+
+    photo, homography = photo_of_face([[150, 120], [1450, 160], [1400, 1040], [180, 1000]])
+    # A broad reflection over the line between d3 and e3 and most of both cells: neither art nor
+    # line shows along that slot, as on a stick's foot.
+    (x, y0), (_, y1) = slot_segment_mm(Slot(Cell(2, 3), Cell(2, 4)))
+    centre = project(homography, np.array([[x, (y0 + y1) / 2]]))[0]
+    cv2.circle(photo, (round(centre[0]), round(centre[1])), 140, (255, 255, 255), -1)
+    reading = scan_image(photo, as_unknown=as_unknown)
+    under = np.flatnonzero(reading.readings.glare[1] > 0.9)
+    assert len(under) >= 1
+    assert not {SLOTS[n] for n in under} & reading.position.palisades
+    assert (reading.assembled.slot_confidence[under] <= GlareParams().doubtful).all()

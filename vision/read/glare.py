@@ -28,7 +28,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS, SLOTS
-from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, cell_origin_mm, slot_segment_mm
+from vision.geometry import (
+    CANONICAL,
+    PALISADE_WIDTH_MM,
+    PITCH_MM,
+    FaceRaster,
+    cell_origin_mm,
+    slot_segment_mm,
+)
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
@@ -155,3 +162,22 @@ def doubt_under_glare(
     """
     lost = shares >= parameters.doubt_share
     return np.where(lost, np.minimum(confidence, parameters.doubtful), confidence)
+
+
+def stickless(slot_shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -> Mask:
+    """The slots no palisade can stand on: the card glare (:func:`on_card`) covers more of the
+    slot's band (:func:`clipped_shares`) than a stick standing there would leave uncovered.
+
+    A stick is matte wood: standing on its line, its foot hides the card's reflection across
+    :data:`vision.geometry.PALISADE_WIDTH_MM` of the band's width (twice
+    :attr:`GlareParams.slot_half_width_mm`), whatever the light. Nothing is fitted: where more of
+    the band than the rest clips, the card shows where the stick would stand. A reader that sees
+    the lamp's reflection on a learnt or improvised face sees neither art nor line there, which is
+    what a stick's foot looks like too.
+
+    >>> stickless(np.array([0.0, 0.5, 0.6, 1.0])).tolist()
+    [False, False, True, True]
+    """
+    uncovered = 1.0 - PALISADE_WIDTH_MM / (2 * parameters.slot_half_width_mm)
+    ruled_out: Mask = slot_shares > uncovered
+    return ruled_out

@@ -13,7 +13,7 @@ camera makes things lean toward is left out, by the length of that lean.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import cv2
@@ -126,6 +126,18 @@ class SlotReading:
     #: The share of each slot's length whose foot looks like wood with no glare allowed on the wood
     #: (:func:`matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
     matte_foot: FloatArray | None = None
+
+    def ruling_out(self, impossible: npt.NDArray[np.bool_]) -> SlotReading:
+        """This reading with no palisade, by every reader, on the slots ``impossible`` marks (where
+        no stick can stand: :func:`vision.read.glare.stickless`); the signs are kept.
+
+        >>> reading = SlotReading(np.full(67, 0.9), np.zeros((67, len(FEATURES))), np.full(67, 0.8))
+        >>> ruled = reading.ruling_out(np.arange(67) < 2)
+        >>> ruled.probabilities[:3].tolist(), ruled.second[:3].tolist()
+        ([0.0, 0.0, 0.9], [0.0, 0.0, 0.8])
+        """
+        second = None if self.second is None else np.where(impossible, 0.0, self.second)
+        return replace(self, probabilities=np.where(impossible, 0.0, self.probabilities), second=second)
 
 
 #: ...and is weighed in this many bands, each a little over 2 mm wide.

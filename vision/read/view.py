@@ -16,7 +16,7 @@ from vision.locate.features import Camera, Located, camera_from_homography
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.cells import CellSigns, Discs, cell_signs
-from vision.read.glare import clipped_mask, on_card
+from vision.read.glare import clipped_mask, clipped_shares, on_card, stickless
 from vision.read.rectify import balance, rectify, to_float
 from vision.read.sharpness import looks_details, matched_face
 from vision.read.slots import estimate_wood, leans_mm, matte_foot, palisade_mask, slot_features
@@ -154,6 +154,17 @@ def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCA
         view.card_glare,
         params=params.slots,
     )
+
+
+def view_stickless(view: BoardView, params: ScanParams = SCAN_PARAMS) -> npt.NDArray[np.bool_]:
+    """The slots where no stick can stand (:func:`vision.read.glare.stickless`), the photo clipped
+    over so much of them: whatever the profile, a clipped patch reaching beyond where any palisade
+    could stand or lean (:func:`vision.read.glare.on_card`) is no stick's lit face. A white warrior
+    or white art that clips is no stick either."""
+    if view.clipped is None:
+        return np.zeros(len(SLOTS), bool)
+    card = on_card(view.clipped, palisade_mask(SLOTS, view.camera), params.glare)
+    return stickless(clipped_shares(card, params.glare)[1], params.glare)
 
 
 def view_matte_foot(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
