@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -54,20 +56,22 @@ def board_with(warriors: dict[str, tuple[tuple[float, float, float], str, float]
     return view
 
 
-def reading_of(labels: dict[str, tuple[str | None, float]]) -> CellReading:
+def reading_of(
+    labels: dict[str, tuple[str | None, float]], colours: tuple[str, ...] = COLOURS
+) -> CellReading:
     """Cells read as a warrior of a colour this surely (None: even shares, the colour unseen)."""
-    probabilities = np.zeros((len(CELLS), 2 + len(COLOURS)))
+    probabilities = np.zeros((len(CELLS), 2 + len(colours)))
     probabilities[:, EMPTY] = 1.0
     for name, (colour, sure) in labels.items():
         number = next(cell.number for cell in CELLS if cell.name == name)
         probabilities[number] = 0.0
         if colour is None:
-            probabilities[number, GOLD:] = 1 / (1 + len(COLOURS))
+            probabilities[number, GOLD:] = 1 / (1 + len(colours))
         else:
-            probabilities[number, 2:] = (1 - sure) / (len(COLOURS) - 1)
-            probabilities[number, 2 + COLOURS.index(colour)] = sure
+            probabilities[number, 2:] = (1 - sure) / (len(colours) - 1)
+            probabilities[number, 2 + colours.index(colour)] = sure
     n = len(CELLS)
-    return CellReading(COLOURS, probabilities, np.zeros((n, 2 + len(COLOURS))), np.zeros(n))
+    return CellReading(colours, probabilities, np.zeros((n, 2 + len(colours))), np.zeros(n))
 
 
 SURE = {
@@ -123,3 +127,33 @@ def test_a_warrior_read_surely_whose_emblem_is_another_players_is_listed_and_kee
     view = board_with({**SURE, "c3": (PURPLE, "disc", 0.95), "f3": (ORANGE, "corner", 0.95)})
     same = emblem_colours(view, reading_of({**SURE_READ, "c3": ("purple", 0.97), "f3": ("orange", 0.97)}))
     assert same.emblems_differ == ()
+
+
+def test_two_colours_whose_warriors_carry_one_emblem_are_both_listed() -> None:
+    # One purple player's warriors, two read surely as purple and two as green (a lamp over half
+    # the board): one emblem, two colours, either of them the wrong one. Orange's are all orange.
+    oranges = ("a5", "b5", "c5", "a4", "c4")
+    purples = ("e5", "f5", "e3", "f3")
+    view = board_with(
+        {name: (ORANGE, "corner", 0.95) for name in oranges}
+        | {name: (PURPLE, "disc", 0.95) for name in purples}
+    )
+    read = {name: ("orange", 0.97) for name in oranges}
+    read |= {"e5": ("purple", 0.97), "f5": ("purple", 0.97), "e3": ("green", 0.97), "f3": ("green", 0.97)}
+    after = emblem_colours(view, reading_of(read, ("orange", "purple", "green")))
+    listed = {CELLS[number].name: colour for number, colour in after.emblems_differ}
+    assert listed == {"e5": "green", "f5": "green", "e3": "purple", "f3": "purple"}
+
+
+def test_warriors_the_page_shows_as_sure_are_checked_though_they_also_look_like_shaded_gold() -> None:
+    # A dark warrior's back can look like gold in shadow: half its cell's reading is gold, its
+    # colour's share of the players' still sure, as the page shows it.
+    view = board_with({**SURE, "c3": (PURPLE, "disc", 0.95), "f3": (ORANGE, "corner", 0.95)})
+    before = reading_of({**SURE_READ, "c3": ("orange", 0.97), "f3": ("orange", 0.97)})
+    half_gold = before.probabilities.copy()
+    warriors = half_gold[:, EMPTY] < 0.5
+    half_gold[warriors, GOLD] = 0.5
+    half_gold[warriors, GOLD + 1 :] *= 0.5
+    after = emblem_colours(view, replace(before, probabilities=half_gold))
+    c3 = next(cell.number for cell in CELLS if cell.name == "c3")
+    assert after.emblems_differ == ((c3, "purple"),)

@@ -13,7 +13,7 @@ How well emblems match depends on the photo (blur, light, the copy's print): the
 photo's own, halfway between how well its sure warriors match their own colour's others and how
 well they match another colour's. A colour no warrior shows surely is never named. The colour so
 named stays doubtful: it was not seen. A warrior read surely whose emblem names another player
-is doubtful too.
+is doubtful too, and so are two colours' warriors that carry one emblem: one player's, read two ways.
 """
 
 from __future__ import annotations
@@ -65,9 +65,11 @@ def emblem_colours(
     doubtful. Warriors whose emblem names no colour keep their reading.
 
     A warrior read surely whose emblem names another colour than its own (matched with the other
-    sure warriors) is listed in :attr:`CellReading.emblems_differ`, for the assembly to doubt: a
-    lamp can move one player's backs onto another's colour, not their emblem. Its reading stays:
-    a player with few warriors has few others to match, and the emblem is a doubt, not a verdict.
+    sure warriors, :func:`_differing`) is listed in :attr:`CellReading.emblems_differ`, for the
+    assembly to doubt: a lamp can move one player's backs onto another's colour, not their
+    emblem. Its reading stays: a player with few warriors has few others to match, and the emblem
+    is a doubt, not a verdict. Sure here is as the page shows it, by the colour's share of the
+    players' alone: a dark warrior that also looks like shaded gold is still shown as its colour.
 
     >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
     >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
@@ -97,28 +99,66 @@ def emblem_colours(
         return scores[number, other]
 
     columns = players.argmax(axis=1)
-    sure: list[list[int]] = []
-    for colour in range(players.shape[1]):
-        surely = np.flatnonzero(off_gold & (players[:, colour] > params.sure) & (columns == colour))
-        sure.append([int(n) for n in surely[np.argsort(-players[surely, colour])][: params.most_sure]])
-    bar = emblem_bar(sure, score)
-    if bar is None:
-        return reading
+    # A colour is named by the warriors read surely as warriors of that colour...
+    sure = _surest(np.where(off_gold, players.max(axis=1), 0.0), columns, players.shape[1], params)
     changed = probabilities.copy()
+    bar = emblem_bar(sure, score)
     unsure = [int(n) for n in warriors if share[n] < params.unsure]
     for number, column in zip(unsure, named_colours(unsure, sure, score, bar), strict=True):
         if column is not None:
             changed[number] = _given(token[number], column, params.named, players[number])
-    differ = []
-    for number in (int(n) for n in warriors if share[n] >= params.unsure):
-        # Matched with the other sure warriors, not itself, against the photo's bar.
-        others = [[n for n in those if n != number] for those in sure]
-        column = named_colours([number], others, score, bar)[0]
-        if column is not None and column != columns[number]:
-            differ.append((number, reading.colours[column]))
+    # ...and those the page shows as sure are checked against one another: a warrior whose
+    # colour's share of the players' is sure, however much of the cell looked like gold.
+    shown = _surest(np.where(off_gold & (token > 0.5), share, 0.0), columns, players.shape[1], params)
+    shown_bar = emblem_bar(shown, score)
+    checked = [int(n) for n in warriors if share[n] >= params.unsure]
+    differ = [] if shown_bar is None else _differing(checked, shown, columns, score, shown_bar)
+    differ_named = tuple((number, reading.colours[column]) for number, column in differ)
     if not differ and np.array_equal(changed, probabilities):
         return reading
-    return replace(reading, probabilities=changed, emblems_differ=tuple(differ))
+    return replace(reading, probabilities=changed, emblems_differ=differ_named)
+
+
+def _differing(
+    checked: list[int],
+    sure: list[list[int]],
+    columns: npt.NDArray[np.intp],
+    score: Callable[[int, int], float],
+    bar: float,
+) -> list[tuple[int, int]]:
+    """The warriors ``checked`` whose emblem names another colour than theirs (``columns``), each
+    with that colour: matched with the other ``sure`` warriors (not itself) against the photo's
+    ``bar``, another colour alone; or its own and another whose sure warriors it matches half of
+    at least. Each player's emblem is their own: two colours whose warriors carry one emblem are
+    one player's read two ways, and either may be the wrong one; one warrior of theirs read as
+    another colour is matched by that colour's best alone."""
+    differ = []
+    for number in checked:
+        others = [[n for n in those if n != number] for those in sure]
+        matched = matched_colours(number, others, score, bar)
+        elsewhere = [column for column in matched if column != columns[number]]
+        if len(elsewhere) != 1:
+            continue
+        other = others[elsewhere[0]]
+        if len(matched) == 1 or np.median([score(number, that) for that in other]) >= bar:
+            differ.append((number, elsewhere[0]))
+    return differ
+
+
+def _surest(
+    certainty: FloatArray, columns: npt.NDArray[np.intp], colours: int, params: EmblemParams
+) -> list[list[int]]:
+    """Per colour (``colours`` of them), the cells read as it (``columns``) more surely than
+    :attr:`EmblemParams.sure` by ``certainty``, the surest :attr:`EmblemParams.most_sure` of them.
+
+    >>> _surest(np.array([0.95, 0.99, 0.5, 0.97]), np.array([0, 0, 0, 1]), 3, EMBLEM_PARAMS)
+    [[1, 0], [3], []]
+    """
+    sure: list[list[int]] = []
+    for colour in range(colours):
+        surely = np.flatnonzero((certainty > params.sure) & (columns == colour))
+        sure.append([int(n) for n in surely[np.argsort(-certainty[surely])][: params.most_sure]])
+    return sure
 
 
 def _given(token: float, column: int, named: float, players: FloatArray) -> FloatArray:
@@ -187,7 +227,15 @@ def named_colours(
         return [None] * len(asked)
     named: list[int | None] = []
     for this in asked:
-        best = [max((score(this, that) for that in those), default=-1.0) for those in sure]
-        above = [colour for colour, match in enumerate(best) if match >= bar]
+        above = matched_colours(this, sure, score, bar)
         named.append(above[0] if len(above) == 1 else None)
     return named
+
+
+def matched_colours(
+    this: int, sure: list[list[int]], score: Callable[[int, int], float], bar: float
+) -> list[int]:
+    """The colours (indices into ``sure``) whose surely read warriors warrior ``this`` matches at
+    least as well as the photo's ``bar`` (:func:`emblem_bar`)."""
+    best = [max((score(this, that) for that in those), default=-1.0) for those in sure]
+    return [colour for colour, match in enumerate(best) if match >= bar]
