@@ -170,10 +170,10 @@ def stickless(slot_shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -
 
     A stick is matte wood: standing on its line, its foot hides the card's reflection across
     :data:`vision.geometry.PALISADE_WIDTH_MM` of the band's width (twice
-    :attr:`GlareParams.slot_half_width_mm`), whatever the light. Nothing is fitted: where more of
-    the band than the rest clips, the card shows where the stick would stand. A reader that sees
-    the lamp's reflection on a learnt or improvised face sees neither art nor line there, which is
-    what a stick's foot looks like too.
+    :attr:`GlareParams.slot_half_width_mm`), whatever the light. Nothing is fitted: the stick's
+    width and the band's say how much may clip with a stick there. A reader that sees the lamp's
+    reflection on a learnt or improvised face sees neither art nor line there, which is what a
+    stick's foot looks like too.
 
     >>> stickless(np.array([0.0, 0.5, 0.6, 1.0])).tolist()
     [False, False, True, True]
