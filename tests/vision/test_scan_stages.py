@@ -437,6 +437,31 @@ def test_a_warrior_with_another_players_emblem_is_doubtful_and_named() -> None:
     assert len(differs) == 1 and differs[0].cells == (lit,) and "green's emblem" in differs[0].message
 
 
+@pytest.mark.parametrize("orange", [14, 8])
+def test_where_the_supply_says_a_colour_was_misread_the_emblem_names_the_right_one(orange: int) -> None:
+    # Three blue warriors whose emblem is green's: with 14 orange, three players cannot be (a
+    # 3-player supply is 11), and the emblem says whose the blue ones are; with 8 orange the
+    # supply says nothing, and the emblem only doubts them.
+    cells = [c for c in CELLS if c not in GOLD_CELLS]
+    blues = cells[orange + 8 : orange + 11]
+    labels = dict.fromkeys(cells[:orange], 2) | dict.fromkeys(cells[orange : orange + 8], 3)
+    base = reading(labels | dict.fromkeys(blues, 4))
+    read = replace(base, emblems_differ=tuple((cell.number, "green") for cell in blues))
+    assigned, confidence, players, warnings = choose_cells(read, None)
+    codes = [w.code for w in warnings]
+    if orange == 14:
+        assert [assigned[cell.number] for cell in blues] == [3, 3, 3]
+        assert players == ("orange", "green")
+        assert "emblem_names_colour" in codes and "emblem_differs" not in codes
+    else:
+        assert [assigned[cell.number] for cell in blues] == [4, 4, 4]
+        assert "emblem_names_colour" not in codes and "emblem_differs" in codes
+    assert (confidence[[cell.number for cell in blues]] <= 0.7).all()
+    # Without the emblems, the supply doubts the blue ones and reads them blue.
+    plain, _, _, _ = choose_cells(base, None)
+    assert [plain[cell.number] for cell in blues] == [4, 4, 4]
+
+
 def test_choose_cells_respects_the_supply() -> None:
     # 2 players have 16 warriors each: a 17th orange must be something else, the least sure one.
     cells = [c for c in CELLS if c not in GOLD_CELLS][:18]

@@ -308,11 +308,14 @@ def choose_cells(
     # seen, one misread cell could add a player and shrink everyone's supply, so only the largest
     # supply (two players) bounds them.
     limit = sum(supply_for(len(players) if players is not None else 2))
+    guessed = players is None
+    unlikely: list[int] = []
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
         doubted_few, warning = fewest_unlikely(labels, colour_columns, players)
         if warning is not None:
             warnings.append(warning)
+        unlikely = list(doubted_few)
         few, warning = few_beside_many(labels, colour_columns, players, params)
         if warning is not None and not set(few) <= set(doubted_few):
             warnings.append(warning)
@@ -322,6 +325,20 @@ def choose_cells(
             warnings.append(warning)
     else:
         doubted_few, alike = [], []
+    # Where the supply says some of these colours were misread, the emblem says which: a player's
+    # emblem is their own.
+    capped = {colour_columns[name] for name in players if name in colour_columns}
+    misread = unlikely + [
+        i for i, label in enumerate(labels) if label in capped and labels.count(label) > limit
+    ]
+    before = labels
+    labels, moved, warning = emblem_named(labels, misread, colour_columns, reading.emblems_differ, players)
+    if warning is not None:
+        warnings.append(warning)
+        # A colour guessed to be a player's only from warriors its emblem now gives to another is none.
+        emptied = {name for name in players if colour_columns.get(name, -1) in set(before) - set(labels)}
+        if guessed and len(players) - len(emptied) >= 2:
+            players = tuple(name for name in players if name not in emptied)
     differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ)
     if warning is not None:
         warnings.append(warning)
@@ -349,7 +366,7 @@ def choose_cells(
             judged = ~np.isnan(opinion)
             agreeing = np.where(np.array(labels) > GOLD, opinion, 1 - opinion)
             confidence[judged] = np.minimum(confidence[judged], agreeing[judged])
-    in_doubt = doubted + doubted_few + unsure + alike + differ
+    in_doubt = doubted + doubted_few + unsure + alike + differ + moved
     confidence[in_doubt] = np.minimum(confidence[in_doubt], params.doubtful)
     confidence[ON_GOLD] = np.maximum(looks_gold, 0.5)
     for cell, looks in zip(GOLD_CELLS, looks_gold, strict=True):
@@ -511,6 +528,56 @@ def emblems_differ(
         "emblem_differs",
         f"{read}; check {'it' if len(cells) == 1 else 'them'}, or name the players",
         cells=tuple(CELLS[n] for n in cells),
+    )
+
+
+def emblem_named(
+    labels: list[int],
+    misread: list[int],
+    colour_columns: dict[str, int],
+    differ: tuple[tuple[int, str], ...],
+    players: tuple[str, ...],
+) -> tuple[list[int], list[int], Problem | None]:
+    """``labels`` with each of the cells ``misread`` (the supply says some of their colours were
+    misread: :func:`fewest_unlikely`, or a colour over its supply) read as the player's colour its
+    emblem names (:attr:`vision.read.cells.CellReading.emblems_differ`), the cells so moved, and
+    one warning naming them; they stay doubtful.
+
+    A lamp moves a player's backs toward another's colour, not their emblem. Alone, an emblem
+    only doubts a reading (a player with few warriors has few others to match); where the supply
+    already says the colour is wrong, it says which colour is right.
+
+    >>> columns = {"orange": 2, "blue": 3, "grey": 4}
+    >>> players, differ = ("orange", "blue", "grey"), ((1, "blue"), (3, "blue"))
+    >>> labels, moved, warning = emblem_named([3, 4, 4, 2], [1, 2], columns, differ, players)
+    >>> labels, moved, warning.cells[0].name
+    ([3, 3, 4, 2], [1], 'b5')
+    >>> warning.message
+    'b5: read as blue, the colour its emblem names, where the supply said its colour was misread; check it'
+    """
+    named = dict(differ)
+    moved = [
+        n
+        for n in dict.fromkeys(misread)
+        if n in named and named[n] in players and labels[n] != colour_columns.get(named[n], labels[n])
+    ]
+    if not moved:
+        return labels, [], None
+    labels = list(labels)
+    for n in moved:
+        labels[n] = colour_columns[named[n]]
+    read = ", ".join(CELLS[n].name for n in moved)
+    return (
+        labels,
+        moved,
+        Problem(
+            "emblem_names_colour",
+            f"{read}: read as {', '.join(dict.fromkeys(named[n] for n in moved))}, the colour "
+            f"{'its' if len(moved) == 1 else 'their'} emblem names, where the supply said "
+            f"{'its' if len(moved) == 1 else 'their'} colour was misread; check "
+            f"{'it' if len(moved) == 1 else 'them'}",
+            cells=tuple(CELLS[n] for n in moved),
+        ),
     )
 
 
