@@ -566,16 +566,19 @@ def emblem_named(
     labels = list(labels)
     for n in moved:
         labels[n] = colour_columns[named[n]]
-    read = ", ".join(CELLS[n].name for n in moved)
+    by_colour: dict[str, list[str]] = {}
+    for n in moved:
+        by_colour.setdefault(named[n], []).append(CELLS[n].name)
+    read = "; ".join(f"{', '.join(cells)}: read as {colour}" for colour, cells in by_colour.items())
+    one = len(moved) == 1
     return (
         labels,
         moved,
         Problem(
             "emblem_names_colour",
-            f"{read}: read as {', '.join(dict.fromkeys(named[n] for n in moved))}, the colour "
-            f"{'its' if len(moved) == 1 else 'their'} emblem names, where the supply said "
-            f"{'its' if len(moved) == 1 else 'their'} colour was misread; check "
-            f"{'it' if len(moved) == 1 else 'them'}",
+            f"{read}, the colour{'' if len(by_colour) == 1 else 's'} {'its' if one else 'their'} "
+            f"emblem names, where the supply said {'its' if one else 'their'} colour was misread; "
+            f"check {'it' if one else 'them'}",
             cells=tuple(CELLS[n] for n in moved),
         ),
     )
