@@ -327,23 +327,21 @@ def choose_cells(
         doubted_few, alike = [], []
     # Where the supply says some of these colours were misread, the emblem says which: a player's
     # emblem is their own.
-    capped = {colour_columns[name] for name in players if name in colour_columns}
-    misread = unlikely + [
-        i for i, label in enumerate(labels) if label in capped and labels.count(label) > limit
-    ]
-    before = labels
+    too_many = over_supply(labels, colour_columns, players, limit)
+    misread = unlikely + [i for i, label in enumerate(labels) if label in too_many]
+    first = labels
     labels, moved, warning = emblem_named(labels, misread, colour_columns, reading.emblems_differ, players)
     if warning is not None:
         warnings.append(warning)
         # A colour guessed to be a player's only from warriors its emblem now gives to another is none.
-        emptied = {name for name in players if colour_columns.get(name, -1) in set(before) - set(labels)}
+        emptied = {name for name in players if colour_columns.get(name, -1) in set(first) - set(labels)}
         if guessed and len(players) - len(emptied) >= 2:
             players = tuple(name for name in players if name not in emptied)
     differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ)
     if warning is not None:
         warnings.append(warning)
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
-    over = {column: labels.count(column) for column in capacity if labels.count(column) > limit}
+    over = over_supply(labels, colour_columns, players, limit)
     doubted: list[int] = []
     if over:
         before = list(labels)
@@ -375,6 +373,19 @@ def choose_cells(
                 Problem("gold_not_seen", f"{cell.name}: the gold cell does not look like gold", cells=(cell,))
             )
     return labels, confidence, players, warnings
+
+
+def over_supply(
+    labels: list[int], colour_columns: dict[str, int], players: tuple[str, ...], limit: int
+) -> dict[int, int]:
+    """The players' colour columns read on more cells than ``limit`` (``labels``: a column per
+    cell), in the players' order, with how many cells each.
+
+    >>> over_supply([2, 2, 2, 3, 4, 4, 4], {"orange": 2, "blue": 3, "purple": 4}, ("orange", "blue"), 2)
+    {2: 3}
+    """
+    columns = [colour_columns[name] for name in players if name in colour_columns]
+    return {column: labels.count(column) for column in columns if labels.count(column) > limit}
 
 
 def assign_under_supply(probs: FloatArray, labels: list[int], capacity: dict[int, int]) -> list[int]:
@@ -559,7 +570,7 @@ def emblem_named(
     moved = [
         n
         for n in dict.fromkeys(misread)
-        if n in named and named[n] in players and labels[n] != colour_columns.get(named[n], labels[n])
+        if n in named and named[n] in players and labels[n] != colour_columns[named[n]]
     ]
     if not moved:
         return labels, [], None

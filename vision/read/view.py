@@ -82,7 +82,7 @@ def seen_from_above(
     clipped = clipped_mask(topdown, params.glare)
     return BoardView(
         located, camera, balanced.image, balanced.glare, face, balanced.white, details, wood,
-        clipped=clipped, card_glare=card_glare(clipped, camera, profile),
+        clipped=clipped, card_glare=card_glare(clipped, camera, profile, params),
     )  # fmt: skip
 
 
@@ -128,7 +128,7 @@ def glare_is_card(profile: Looks) -> bool:
 
 
 def card_glare(
-    clipped: npt.NDArray[np.bool_] | None, camera: Camera, profile: Looks
+    clipped: npt.NDArray[np.bool_] | None, camera: Camera, profile: Looks, params: ScanParams = SCAN_PARAMS
 ) -> npt.NDArray[np.bool_] | None:
     """Where the photo ``clipped``, where that can only be the card (:func:`glare_is_card`), or None.
 
@@ -136,7 +136,7 @@ def card_glare(
     lit face (:func:`vision.read.glare.on_card`): it is left to the readers."""
     if clipped is None or not glare_is_card(profile):
         return None
-    return on_card(clipped, palisade_mask(SLOTS, camera))
+    return on_card(clipped, palisade_mask(SLOTS, camera), params.glare)
 
 
 def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
@@ -163,7 +163,10 @@ def view_stickless(view: BoardView, params: ScanParams = SCAN_PARAMS) -> npt.NDA
     or white art that clips is no stick either."""
     if view.clipped is None:
         return np.zeros(len(SLOTS), bool)
-    card = on_card(view.clipped, palisade_mask(SLOTS, view.camera), params.glare)
+    # The reference kit's card glare is that very mask, made already.
+    card = view.card_glare
+    if card is None:
+        card = on_card(view.clipped, palisade_mask(SLOTS, view.camera), params.glare)
     return stickless(clipped_shares(card, params.glare)[1], params.glare)
 
 
