@@ -10,6 +10,7 @@ from vision.locate.register import ART_MATCH_PARAMS, REGISTER_PARAMS, ArtMatchPa
 from vision.read.assemble import ASSEMBLE_PARAMS, AssembleParams
 from vision.read.cells import CELL_PARAMS, CellParams
 from vision.read.emblems import EMBLEM_PARAMS, EmblemParams
+from vision.read.frame import FRAME_PARAMS, FrameParams
 from vision.read.glare import GLARE_PARAMS, GlareParams
 from vision.read.numerals import NUMERAL_PARAMS, NumeralParams
 from vision.read.rectify import RECTIFY_PARAMS, RectifyParams
@@ -74,6 +75,7 @@ class ScanParams:
     pieces: PieceParams = PIECE_PARAMS
     assemble: AssembleParams = ASSEMBLE_PARAMS
     glare: GlareParams = GLARE_PARAMS
+    frame: FrameParams = FRAME_PARAMS
     numerals: NumeralParams = NUMERAL_PARAMS
 
 

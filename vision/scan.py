@@ -29,6 +29,7 @@ from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellReading, Discs, photo_colours, read_cells
 from vision.read.emblems import emblem_colours
+from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
 from vision.read.glare import clipped_shares
 from vision.read.judge import Judged, judge_cells, weighed_shares
 from vision.read.numerals import read_gold_values
@@ -60,6 +61,8 @@ class Readings:
     #: Read with looks improvised from the photo: no profile of its copy was given.
     unknown: bool
     params: ScanParams
+    #: What of the board lies beyond the photo's edge (:func:`vision.read.frame.beyond_frame`), or None.
+    beyond: Beyond | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,6 +150,9 @@ def scan_image(
         view, profile, unknown = (*improvised_only(image, timer, params), True)
     else:
         view, profile, unknown = find_board(image, profile, timer, params)
+    height, width = image.shape[:2]
+    beyond = beyond_frame(view.located.homography, width, height, params.frame)
+    refuse_cut_off(beyond, view.located.homography, width, height, params.frame)
     targets = token_colours(profile)
     with timer.stage("slots"):
         slots = read_slots(
@@ -157,7 +163,7 @@ def scan_image(
             params.slots,
         )
         slots = replace(slots, matte_foot=view_matte_foot(view, profile, params))
-        slots = slots.ruling_out(view_stickless(view, params))
+        slots = slots.ruling_out(view_stickless(view, params) | beyond.slots)
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
         cells, judged, discs = _read_cells(view, profile, palisades, targets, params)
@@ -171,6 +177,7 @@ def scan_image(
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
         cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces)
+        cells = cells.unseen(beyond.cells)
     gold = timer.run(
         "numerals",
         read_gold_values,
@@ -180,7 +187,7 @@ def scan_image(
         doubtful=params.assemble.doubtful,
     )
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
-    readings = Readings(cells, slots, gold, glare, unknown, params)
+    readings = Readings(cells, slots, gold, glare, unknown, params, beyond)
     with timer.stage("assemble"):
         assembled, report = _assemble(readings, players, variant)
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
@@ -216,7 +223,7 @@ def _assemble(
     params = readings.params
     assembled = assemble(
         readings.cells, readings.slots, readings.gold, players=players, variant=variant,
-        glare=readings.glare, glare_params=params.glare, params=params.assemble,
+        glare=readings.glare, glare_params=params.glare, beyond=readings.beyond, params=params.assemble,
     )  # fmt: skip
     if readings.unknown:
         assembled = replace(assembled, warnings=(UNKNOWN_COPY, *assembled.warnings))

@@ -284,3 +284,61 @@ def test_a_colour_that_looks_like_another_read_is_doubtful_while_the_players_are
     _, sure, _, quiet = choose_cells(replace(board(alone), alike=(("blue", "orange"),)), None)
     assert "colour_alike" not in {w.code for w in quiet}
     assert all(sure[c.number] > ASSEMBLE_PARAMS.uncertain for c in like)
+
+
+def test_what_the_photo_cuts_off_is_read_as_nothing_and_named_unseen() -> None:
+    from vision.read.assemble import assemble
+    from vision.read.frame import Beyond
+    from vision.read.slots import FEATURES, SlotReading
+
+    # The h column lies beyond the photo (h4 holds gold), the g column partly; the readers saw the
+    # warp's border there: an orange warrior on h5, a palisade on h5-h4, and no line on any slot.
+    column = {cell.number for cell in CELLS if cell.col == 7}
+    unseen = np.array([cell.number in column for cell in CELLS])
+    partly = np.array([cell.col == 6 for cell in CELLS])
+    slots_out = np.array([slot.a.col == slot.b.col == 7 for slot in SLOTS])
+    reading = board({OFF_GOLD.index(CELLS[7]): [0.0, 0.0, 1.0, 0.0, 0.0], 0: [0.0, 0.0, 0.0, 1.0, 0.0]})
+    probabilities = np.full(len(SLOTS), 0.02)
+    probabilities[np.flatnonzero(slots_out)[0]] = 0.99
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[~slots_out, FEATURES.index("line_narrow")] = 1.0
+    slots = SlotReading(probabilities, features).ruling_out(slots_out)
+    gold_values = {cell: (5, 0.99) for cell in GOLD_CELLS}
+    assembled = assemble(
+        reading.unseen(unseen),
+        slots,
+        gold_values,
+        players=COLOURS[:2],
+        beyond=Beyond(unseen, slots_out, partly),
+    )
+    position = assembled.position
+    assert {warrior.cell.name for warrior in position.warriors} == {OFF_GOLD[0].name}
+    assert not position.palisades
+    h4 = next(gold for gold in position.gold if gold.cell.name == "h4")
+    assert h4.value is None and assembled.gold_confidence[h4.cell] == 0.0
+    assert assembled.cell_confidence[unseen].max() == 0.0
+    assert assembled.cell_confidence[partly].max() <= ASSEMBLE_PARAMS.doubtful
+    assert assembled.slot_confidence[slots_out].max() == 0.0
+    (cut,) = [problem for problem in assembled.warnings if problem.code == "cut_off"]
+    assert {cell.number for cell in cut.cells} == column | set(np.flatnonzero(partly).tolist())
+    assert {slot.number for slot in cut.palisades} == set(np.flatnonzero(slots_out).tolist())
+    # Said once: no other warning names them, and the slots beyond show no line without the
+    # photo being blurred.
+    others = [problem for problem in assembled.warnings if problem.code != "cut_off"]
+    assert not any(set(problem.cells) & set(cut.cells) for problem in others)
+    assert "lines_unseen" not in {problem.code for problem in others}
+
+
+def test_a_photo_showing_the_whole_board_reads_as_without_the_frame_check() -> None:
+    from vision.read.assemble import assemble
+    from vision.read.frame import beyond_frame
+    from vision.read.slots import FEATURES, SlotReading
+
+    reading = board({0: [0.1, 0.0, 0.9, 0.0, 0.0]})
+    slots = SlotReading(np.full(len(SLOTS), 0.02), np.ones((len(SLOTS), len(FEATURES))))
+    whole = beyond_frame(np.diag([2.0, 2.0, 1.0]), 820, 560)
+    assert not whole.anything
+    plain = assemble(reading, slots, {}, players=COLOURS[:2])
+    framed = assemble(reading, slots, {}, players=COLOURS[:2], beyond=whole)
+    assert framed.position == plain.position and framed.warnings == plain.warnings
+    assert np.array_equal(framed.cell_confidence, plain.cell_confidence)

@@ -21,8 +21,8 @@ from console import run
 from PIL import Image
 
 from engine.position import Position
-from vision.bench.metrics import compare
-from vision.load import PhotoError
+from vision.bench.metrics import MARKED_BELOW, compare, silent_mistakes
+from vision.load import PhotoError, load_photo
 from vision.locate.features import NoBoardError
 from vision.scan import reassemble, scan
 
@@ -113,6 +113,40 @@ def test_a_photo_of_an_empty_table_is_no_board() -> None:
     with pytest.raises(NoBoardError) as caught:
         scan(NO_BOARD_SAMPLES[0].read_bytes())
     assert caught.value.reason == "no_board"
+
+
+def _cut(photo: Path, share: float) -> bytes:
+    """The photo with its right side cut off, from ``share`` of the board's width in from its right."""
+    image = load_photo(photo.read_bytes()).image
+    corners = scan(photo.read_bytes()).located.corners_px()
+    right, left = corners[:, 0].max(), corners[:, 0].min()
+    ok, encoded = cv2.imencode(".png", image[:, : int(right - share * (right - left))])
+    assert ok
+    return encoded.tobytes()
+
+
+@pytest.mark.parametrize("photo", BOARD_SAMPLES[:3], ids=lambda p: p.name)
+def test_a_photo_cutting_the_board_off_reads_the_rest_and_names_what_it_cannot_see(photo: Path) -> None:
+    result = scan(_cut(photo, 0.2))
+    (cut,) = [problem for problem in result.warnings if problem.code == "cut_off"]
+    named = {cell.name for cell in cut.cells}
+    assert named and cut.palisades
+    confidence = result.confidence_json()
+    reading = {"confidence": confidence, "warnings": [problem.to_json() for problem in result.warnings]}
+    comparison = compare(result.position.to_json(), truth_of(photo))
+    # What the photo shows is read as it is; what it cuts off is named, never read in silence.
+    assert set(comparison.wrong_cells) <= named
+    assert silent_mistakes(comparison, reading) == ()
+    assert all(confidence["cells"][name] < MARKED_BELOW for name in named)
+    assert all(confidence["slots"][slot.name] == 0.0 for slot in cut.palisades)
+    assert not set(cut.palisades) & set(result.position.palisades)
+
+
+def test_a_photo_cutting_off_half_the_board_is_refused_saying_so() -> None:
+    with pytest.raises(NoBoardError) as refused:
+        scan(_cut(UPRIGHT, 0.5))
+    assert refused.value.reason == "cut_off"
+    assert "keep all of it in frame" in str(refused.value)
 
 
 # --- the command ---------------------------------------------------------------------------------

@@ -288,22 +288,9 @@ def _check_plausible(
             f"the board is too small in the photo ({100 * area / (width * height):.0f} % of it); "
             "come closer so that it fills at least a quarter of the frame",
         )
-    margin = 0.01 * max(width, height)
-    outside = [
-        side
-        for side, gone in (
-            ("left", corners[:, 0].min() < -margin),
-            ("right", corners[:, 0].max() > width + margin),
-            ("top", corners[:, 1].min() < -margin),
-            ("bottom", corners[:, 1].max() > height + margin),
-        )
-        if gone
-    ]
+    outside = sides_beyond(corners, width, height, margin=0.01 * max(width, height))
     if outside:
-        raise NoBoardError(
-            "cut_off",
-            f"the board is cut off at the {' and '.join(outside)} of the photo; keep all of it in frame",
-        )
+        raise cut_off(outside)
     tilt = tilt_degrees(located.homography, width, height)
     if tilt > params.max_tilt_deg:
         raise NoBoardError(
@@ -311,6 +298,32 @@ def _check_plausible(
             f"the board is seen too much from the side (about {tilt:.0f} degrees); "
             "hold the phone more above it",
         )
+
+
+def sides_beyond(points: FloatArray, width: int, height: int, margin: float = 0.0) -> list[str]:
+    """The sides of a ``width`` x ``height`` photo beyond which any of ``points`` (photo pixels,
+    ``(N, 2)``) lies by more than ``margin`` pixels.
+
+    >>> sides_beyond(np.array([[-5.0, 10.0], [50.0, 130.0]]), 100, 120)
+    ['left', 'bottom']
+    """
+    return [
+        side
+        for side, gone in (
+            ("left", points[:, 0].min() < -margin),
+            ("right", points[:, 0].max() > width + margin),
+            ("top", points[:, 1].min() < -margin),
+            ("bottom", points[:, 1].max() > height + margin),
+        )
+        if gone
+    ]
+
+
+def cut_off(sides: list[str]) -> NoBoardError:
+    """The refusal of a photo that cuts the board off at ``sides`` (:func:`sides_beyond`)."""
+    return NoBoardError(
+        "cut_off", f"the board is cut off at the {' and '.join(sides)} of the photo; keep all of it in frame"
+    )
 
 
 def focal_length(homography: FloatArray, width: int, height: int) -> float:

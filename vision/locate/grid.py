@@ -767,6 +767,8 @@ def outline_quads(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[Float
             if len(corners) != 4:
                 continue
             quad = corners.reshape(4, 2).astype(np.float64)
+            if along_photo_edge(quad, grey.shape[1], grey.shape[0]):
+                continue
             # The same outline at another edge threshold.
             if any(
                 np.abs(quad[:, None] - other[None]).sum(axis=-1).min(axis=1).max() < 0.01 * np.sqrt(total)
@@ -775,6 +777,23 @@ def outline_quads(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[Float
                 continue
             quads.append(quad)
     return [quad / seen.scale for quad in quads]
+
+
+def along_photo_edge(quad: FloatArray, width: int, height: int, within_px: float = 2.0) -> bool:
+    """Whether a side of ``quad`` (four corners, round the outline) runs along an edge of a
+    ``width`` x ``height`` photo, both its ends within ``within_px`` of it: where a photo cuts the
+    board off, the edges its art draws end there, and their outline closes along the photo's edge,
+    not the board's.
+
+    >>> along_photo_edge(np.array([[10.0, 10], [99, 12], [99, 80], [10, 70]]), 100, 100)
+    True
+    >>> along_photo_edge(np.array([[10.0, 10], [90, 12], [99, 80], [10, 70]]), 100, 100)
+    False
+    """
+    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1)  # (4 sides, 2 ends, xy)
+    x, y = ends[..., 0], ends[..., 1]
+    on = (x <= within_px, x >= width - 1 - within_px, y <= within_px, y >= height - 1 - within_px)
+    return any(bool(side.all(axis=1).any()) for side in on)
 
 
 def outline_homographies(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[FloatArray]:

@@ -23,6 +23,7 @@ from engine.supply import SUPPLIES, supply_for
 from engine.walls import Walls
 from vision.assignment import min_cost_assignment
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
+from vision.read.frame import Beyond
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
 from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, bare_by_line
@@ -727,6 +728,54 @@ def doubt_glare(
     )
 
 
+def doubt_beyond(
+    cell_confidence: FloatArray,
+    slot_confidence: FloatArray,
+    beyond: Beyond,
+    params: AssembleParams = ASSEMBLE_PARAMS,
+) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
+    """The confidences nothing where the photo does not show a cell or slot, and doubtful where
+    it shows a cell's disc but not all of its square (``beyond``: :func:`vision.read.frame.beyond_frame`),
+    those cells and slots, and one warning naming them all (none where the photo shows the whole
+    board).
+
+    >>> gone, partly = np.arange(40) == 7, np.arange(40) == 6
+    >>> cells, slots, named, _, warnings = doubt_beyond(
+    ...     np.ones(40), np.ones(67), Beyond(gone, np.zeros(67, bool), partly))
+    >>> cells[5:8].tolist(), sorted(named), warnings[0].code
+    ([1.0, 0.7, 0.0], [6, 7], 'cut_off')
+    """
+    unseen = sorted(np.flatnonzero(beyond.cells).tolist())
+    partly = sorted(np.flatnonzero(beyond.partly).tolist())
+    slots = sorted(np.flatnonzero(beyond.slots).tolist())
+    warnings = []
+    if beyond.anything:
+        said = []
+        if unseen or slots:
+            names = [CELLS[i].name for i in unseen] + [SLOTS[i].name for i in slots]
+            said.append(", ".join(names) + " are not in it, read as holding nothing")
+        if partly:
+            said.append(", ".join(CELLS[i].name for i in partly) + " only partly in it")
+        warnings.append(
+            Problem(
+                "cut_off",
+                "the photo's edge cuts the board off: "
+                + "; ".join(said)
+                + ": check them on the board, or take the photo with the whole board in frame",
+                cells=tuple(CELLS[i] for i in sorted(unseen + partly)),
+                palisades=tuple(SLOTS[i] for i in slots),
+            )
+        )
+    cells = np.where(beyond.partly, np.minimum(cell_confidence, params.doubtful), cell_confidence)
+    return (
+        np.where(beyond.cells, 0.0, cells),
+        np.where(beyond.slots, 0.0, slot_confidence),
+        set(unseen + partly),
+        set(slots),
+        warnings,
+    )
+
+
 def assemble(
     cells: CellReading,
     slots: SlotReading,
@@ -736,17 +785,23 @@ def assemble(
     variant: str = "armadora",
     glare: tuple[FloatArray, FloatArray] | None = None,
     glare_params: GlareParams = GLARE_PARAMS,
+    beyond: Beyond | None = None,
     params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> Assembled:
     """The position read, with rule-guided choices, confidences and warnings.
 
     ``glare`` is the share of each cell and each slot under clipped glare
     (:func:`vision.read.glare.clipped_shares`): what it hides is reported doubtful, in one warning.
+    ``beyond`` is what of the board lies beyond the photo's edge (:func:`vision.read.frame.beyond_frame`),
+    where the readings hold nothing (:meth:`vision.read.cells.CellReading.unseen`,
+    :meth:`vision.read.slots.SlotReading.ruling_out`): it is reported unseen, in one warning.
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
     palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, slots.second, params)
     warnings += slot_warnings
-    unseen = lines_unseen(slots, palisades, params)
+    # A slot beyond the photo shows no line, and says nothing of the photo's sharpness.
+    out = frozenset() if beyond is None else frozenset(SLOTS[i] for i in np.flatnonzero(beyond.slots))
+    unseen = lines_unseen(slots, palisades | out, params)
     if unseen:
         slot_confidence = np.minimum(slot_confidence, params.doubtful)
         warnings.append(
@@ -778,6 +833,13 @@ def assemble(
             cell_confidence, slot_confidence, glare, glare_params
         )
         warnings += hidden
+    beyond_cells: set[int] = set()
+    beyond_slots: set[int] = set()
+    if beyond is not None:
+        cell_confidence, slot_confidence, beyond_cells, beyond_slots, cut = doubt_beyond(
+            cell_confidence, slot_confidence, beyond, params
+        )
+        warnings += cut
     names = ("empty", "gold", *cells.colours)
     gold: list[Gold] = []
     warriors: list[Warrior] = []
@@ -786,11 +848,11 @@ def assemble(
         cell = CELLS[number]
         if label == GOLD:
             value, _ = gold_values.get(cell, (None, 0.0))
-            gold.append(Gold(cell, value))
+            gold.append(Gold(cell, None if beyond is not None and beyond.cells[number] else value))
         elif label != EMPTY:
             warriors.append(Warrior(cell, names[label], None))
     for number in np.flatnonzero(cell_confidence < params.uncertain):
-        if int(number) in glared_cells:
+        if int(number) in glared_cells | beyond_cells:
             continue
         cell = CELLS[int(number)]
         warnings.append(
@@ -806,7 +868,7 @@ def assemble(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
     for number in np.flatnonzero(slot_confidence < params.uncertain):
-        if int(number) in glared_slots or unseen:
+        if int(number) in glared_slots | beyond_slots or unseen:
             continue
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"
@@ -821,11 +883,15 @@ def assemble(
             Problem("uncertain_slot", f"{slot.name}: read as {state}, but {doubt}", palisades=(slot,))
         )
     gold_confidence = {
-        cell: min(conf, glare_params.doubtful) if cell.number in glared_cells else conf
+        cell: 0.0
+        if beyond is not None and beyond.cells[cell.number]
+        else min(conf, glare_params.doubtful)
+        if cell.number in glared_cells | beyond_cells
+        else conf
         for cell, (_, conf) in gold_values.items()
     }
     for cell, conf in gold_confidence.items():
-        if conf < params.uncertain and cell.number not in glared_cells:
+        if conf < params.uncertain and cell.number not in glared_cells | beyond_cells:
             value = gold_values[cell][0]
             warnings.append(
                 Problem(

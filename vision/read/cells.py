@@ -10,7 +10,7 @@ dark strokes) do not vote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeVar, cast
 
@@ -101,6 +101,36 @@ class CellReading:
     def label(self, number: int) -> str:
         index = int(np.argmax(self.probabilities[number]))
         return ("empty", "gold", *self.colours)[index]
+
+    def unseen(self, cells: npt.NDArray[np.bool_]) -> CellReading:
+        """This reading with no warrior read on ``cells``, by any reader, and the gold where the
+        layout puts it: where the photo does not show them (:func:`vision.read.frame.beyond_frame`),
+        whatever the warp's border looked like.
+
+        >>> reading = CellReading(("orange",), np.tile([0.1, 0.0, 0.9], (40, 1)), np.zeros((40, 3)),
+        ...                       np.zeros(40), emblems_differ=((0, "blue"), (5, "blue")))
+        >>> gone = reading.unseen(np.arange(40) < 4)
+        >>> gone.label(0), gone.label(3), gone.label(4), gone.emblems_differ  # d5 holds gold
+        ('empty', 'gold', 'orange', ((5, 'blue'),))
+        """
+        probabilities = self.probabilities.copy()
+        probabilities[cells] = 0.0
+        probabilities[cells & ~ON_GOLD, EMPTY] = 1.0
+        probabilities[cells & ON_GOLD, GOLD] = 1.0
+        votes = self.votes.copy()
+        votes[cells] = 0.0
+        others = None
+        if self.others is not None:
+            others = self.others.copy()
+            others[:, cells] = np.nan
+        return replace(
+            self,
+            probabilities=probabilities,
+            votes=votes,
+            unexplained=np.where(cells, 0.0, self.unexplained),
+            others=others,
+            emblems_differ=tuple((number, name) for number, name in self.emblems_differ if not cells[number]),
+        )
 
 
 @cache
