@@ -309,7 +309,7 @@ def test_what_the_photo_cuts_off_is_read_as_nothing_and_named_unseen() -> None:
         slots,
         gold_values,
         players=COLOURS[:2],
-        beyond=Beyond(unseen, slots_out, partly),
+        beyond=Beyond(unseen, slots_out, partly, np.zeros(len(SLOTS), bool)),
     )
     position = assembled.position
     assert {warrior.cell.name for warrior in position.warriors} == {OFF_GOLD[0].name}

@@ -30,10 +30,13 @@ def test_the_cells_and_slots_past_the_photo_s_left_edge_are_unseen() -> None:
     homography = placed([[-150, 200], [850, 200], [850, 862], [-150, 862]])  # 2.5 px a mm
     beyond = beyond_frame(homography, 1000, 1000)
     assert {cell.name[0] for cell in CELLS if beyond.cells[cell.number]} == {"a"}
-    assert not beyond.partly.any()
+    assert not beyond.cells_partly.any()
     assert {slot.name for slot in SLOTS if beyond.slots[slot.number]} == {
         "a5-a4", "a4-a3", "a3-a2", "a2-a1"
     }  # fmt: skip
+    # The lines between columns a and b are in the photo, but their reader looks across at a too.
+    beside = {f"a{row}|b{row}" for row in range(1, 6)}
+    assert {slot.name for slot in SLOTS if beyond.slots_partly[slot.number]} == beside
     refuse_cut_off(beyond, homography, 1000, 1000)  # one column of eight: read, not refused
 
 
@@ -42,7 +45,7 @@ def test_a_cell_whose_disc_is_in_the_photo_but_not_its_square_is_read_in_doubt()
     # between them not.
     homography = placed([[0, 0], [800, 0], [800, 530], [0, 530]])  # 2 px a mm
     beyond = beyond_frame(homography, 800, 2 * (20 + 5 * 45 - 6))
-    assert {cell.name for cell in CELLS if beyond.partly[cell.number]} == {f"{c}1" for c in "abcdefgh"}
+    assert {cell.name for cell in CELLS if beyond.cells_partly[cell.number]} == {f"{c}1" for c in "abcdefgh"}
     assert not beyond.cells.any()
     assert {slot.name for slot in SLOTS if beyond.slots[slot.number]} == {
         f"{a}1|{b}1" for a, b in zip("abcdefg", "bcdefgh", strict=True)

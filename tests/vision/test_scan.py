@@ -138,8 +138,9 @@ def test_a_photo_cutting_the_board_off_reads_the_rest_and_names_what_it_cannot_s
     assert set(comparison.wrong_cells) <= named
     assert silent_mistakes(comparison, reading) == ()
     assert all(confidence["cells"][name] < MARKED_BELOW for name in named)
-    assert all(confidence["slots"][slot.name] == 0.0 for slot in cut.palisades)
-    assert not set(cut.palisades) & set(result.position.palisades)
+    assert all(confidence["slots"][slot.name] < MARKED_BELOW for slot in cut.palisades)
+    unseen = {slot for slot in cut.palisades if confidence["slots"][slot.name] == 0.0}
+    assert unseen and not unseen & set(result.position.palisades)
 
 
 def test_a_photo_cutting_off_half_the_board_is_refused_saying_so() -> None:

@@ -29,6 +29,7 @@ from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, bare_by_line
 
 FloatArray = npt.NDArray[np.float64]
+Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -734,28 +735,29 @@ def doubt_beyond(
     beyond: Beyond,
     params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
-    """The confidences nothing where the photo does not show a cell or slot, and doubtful where
-    it shows a cell's disc but not all of its square (``beyond``: :func:`vision.read.frame.beyond_frame`),
-    those cells and slots, and one warning naming them all (none where the photo shows the whole
-    board).
+    """The confidences nothing where the photo does not show a cell or slot, and doubtful where it
+    shows them only partly (``beyond``: :func:`vision.read.frame.beyond_frame`), those cells and
+    slots, and one warning naming them all (none where the photo shows the whole board).
 
-    >>> gone, partly = np.arange(40) == 7, np.arange(40) == 6
-    >>> cells, slots, named, _, warnings = doubt_beyond(
-    ...     np.ones(40), np.ones(67), Beyond(gone, np.zeros(67, bool), partly))
-    >>> cells[5:8].tolist(), sorted(named), warnings[0].code
-    ([1.0, 0.7, 0.0], [6, 7], 'cut_off')
+    >>> gone, partly, beside = np.arange(40) == 7, np.arange(40) == 6, np.arange(67) == 6
+    >>> cells, slots, named, named_slots, warnings = doubt_beyond(
+    ...     np.ones(40), np.ones(67), Beyond(gone, np.zeros(67, bool), partly, beside))
+    >>> cells[5:8].tolist(), slots[5:7].tolist(), sorted(named), sorted(named_slots), warnings[0].code
+    ([1.0, 0.7, 0.0], [1.0, 0.7], [6, 7], [6], 'cut_off')
     """
     unseen = sorted(np.flatnonzero(beyond.cells).tolist())
-    partly = sorted(np.flatnonzero(beyond.partly).tolist())
-    slots = sorted(np.flatnonzero(beyond.slots).tolist())
+    unseen_slots = sorted(np.flatnonzero(beyond.slots).tolist())
+    partly = sorted(np.flatnonzero(beyond.cells_partly).tolist())
+    partly_slots = sorted(np.flatnonzero(beyond.slots_partly).tolist())
     warnings = []
     if beyond.anything:
         said = []
-        if unseen or slots:
-            names = [CELLS[i].name for i in unseen] + [SLOTS[i].name for i in slots]
-            said.append(", ".join(names) + " are not in it, read as holding nothing")
-        if partly:
-            said.append(", ".join(CELLS[i].name for i in partly) + " only partly in it")
+        for cells, slots, how in (
+            (unseen, unseen_slots, " are not in it, read as holding nothing"),
+            (partly, partly_slots, " only partly"),
+        ):
+            if cells or slots:
+                said.append(", ".join([CELLS[i].name for i in cells] + [SLOTS[i].name for i in slots]) + how)
         warnings.append(
             Problem(
                 "cut_off",
@@ -763,15 +765,18 @@ def doubt_beyond(
                 + "; ".join(said)
                 + ": check them on the board, or take the photo with the whole board in frame",
                 cells=tuple(CELLS[i] for i in sorted(unseen + partly)),
-                palisades=tuple(SLOTS[i] for i in slots),
+                palisades=tuple(SLOTS[i] for i in sorted(unseen_slots + partly_slots)),
             )
         )
-    cells = np.where(beyond.partly, np.minimum(cell_confidence, params.doubtful), cell_confidence)
+
+    def doubted(confidence: FloatArray, gone: Mask, part: Mask) -> FloatArray:
+        return np.where(gone, 0.0, np.where(part, np.minimum(confidence, params.doubtful), confidence))
+
     return (
-        np.where(beyond.cells, 0.0, cells),
-        np.where(beyond.slots, 0.0, slot_confidence),
+        doubted(cell_confidence, beyond.cells, beyond.cells_partly),
+        doubted(slot_confidence, beyond.slots, beyond.slots_partly),
         set(unseen + partly),
-        set(slots),
+        set(unseen_slots + partly_slots),
         warnings,
     )
 

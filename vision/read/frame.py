@@ -5,7 +5,8 @@ holds only the warp's border, which reads as a dark warrior, a row of palisades 
 player has. So a cell whose reading disc leaves the photo, or a slot whose stretch of line a
 stick would cover does, is not read: it is reported unseen (no warrior, no palisade,
 confidence 0) for the player to check. A cell whose disc is in the photo but not all of its
-square is read, and doubted: a warrior may lie off its middle, over the edge. With more of the
+square is read, and doubted: a warrior may lie off its middle, over the edge; so is a slot beside
+a cell either way, whose reader looks across the line at both cells. With more of the
 board beyond the frame than :attr:`FrameParams.most_beyond`, the photo is refused, as the
 features refuse it.
 
@@ -15,7 +16,9 @@ features refuse it.
 ['h5', 'h4', 'h3', 'h2', 'h1']
 >>> [slot.name for slot in SLOTS if beyond.slots[slot.number]]
 ['h5-h4', 'h4-h3', 'h3-h2', 'h2-h1']
->>> [cell.name for cell in CELLS if beyond_frame(scale, 750, 600).partly[cell.number]]
+>>> [slot.name for slot in SLOTS if beyond.slots_partly[slot.number]]
+['g5|h5', 'g4|h4', 'g3|h3', 'g2|h2', 'g1|h1']
+>>> [cell.name for cell in CELLS if beyond_frame(scale, 750, 600).cells_partly[cell.number]]
 ['h5', 'h4', 'h3', 'h2', 'h1']
 """
 
@@ -73,11 +76,15 @@ class Beyond:
     #: Slots whose stretch of line a stick covers leaves the photo: no palisade is read there.
     slots: Mask
     #: Cells read, whose square leaves the photo though their disc does not: doubtful.
-    partly: Mask
+    cells_partly: Mask
+    #: Slots read beside a cell unseen or partly seen: doubtful.
+    slots_partly: Mask
 
     @property
     def anything(self) -> bool:
-        return bool(self.cells.any() or self.slots.any() or self.partly.any())
+        """Whether the photo leaves out any of the board."""
+        masks = (self.cells, self.slots, self.cells_partly, self.slots_partly)
+        return any(bool(mask.any()) for mask in masks)
 
 
 @cache
@@ -116,7 +123,10 @@ def beyond_frame(
 
     discs, squares, lines = _points_mm(params)
     cells = beyond(discs)
-    return Beyond(cells, beyond(lines), beyond(squares) & ~cells)
+    slots = beyond(lines)
+    cut = beyond(squares)
+    beside = np.array([cut[slot.a.number] or cut[slot.b.number] for slot in SLOTS])
+    return Beyond(cells, slots, cut & ~cells, beside & ~slots)
 
 
 def refuse_cut_off(
