@@ -57,6 +57,14 @@ def register_bench(bench_subparsers: Any) -> None:
         help="read every board as a copy without a profile is read, whatever its kit: found by its "
         "gold and grid, its looks improvised from the photo",
     )
+    parser.add_argument(
+        "--cut",
+        metavar="SHARE",
+        type=float,
+        default=0.0,
+        help="read every board cut off by this share of it (0 to 1) at one side of the photo, "
+        "the sides in turn (needs the truth's render.corners_px)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
     summary = (
@@ -160,8 +168,14 @@ def _run_bench(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not 0.0 <= args.cut < 1.0:
+        print(
+            f"armadora bench scan: --cut takes a share of the board from 0 to 1, not {args.cut}",
+            file=sys.stderr,
+        )
+        return 2
     learn = _learner() if args.calibrate else None
-    return main_scan(args.folder, profile, args.json, learn, args.improvise)
+    return main_scan(args.folder, profile, args.json, learn, args.improvise, args.cut)
 
 
 def _learner() -> Learner:

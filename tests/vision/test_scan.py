@@ -273,6 +273,23 @@ def test_bench_scan_reports_the_figures(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0 and "CPU per photo     median" in out
 
 
+def test_bench_scan_can_read_every_board_cut_off_by_the_photo_s_edge(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name in ("samples-0000", "samples-0001", "samples-0005"):
+        for suffix in (".jpg", ".json"):
+            (tmp_path / f"{name}{suffix}").write_bytes((SAMPLES / f"{name}{suffix}").read_bytes())
+    code, out, _ = run(capsys, "bench", "scan", str(tmp_path), "--cut", "0.2", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    # Both boards lose a fifth (the first at the right, the second at the left): what is lost is
+    # wrong but named, never silent; the photo without a board is read as it is.
+    assert summary["board_photos"] == 2 and summary["no_board_answered"] == 1 and not summary["crashes"]
+    assert summary["cells"] < 1.0 and summary["silent_mistakes"] == 0
+    code, _, err = run(capsys, "bench", "scan", str(tmp_path), "--cut", "1.5")
+    assert code == 2 and "--cut takes a share of the board from 0 to 1" in err
+
+
 def test_bench_scan_can_read_every_board_as_an_unknown_copy(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

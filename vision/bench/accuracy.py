@@ -17,8 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+import numpy.typing as npt
+
 from vision.bench.metrics import MARKED_BELOW, Comparison, compare, needless_marks, silent_mistakes
-from vision.load import PhotoError
+from vision.load import PhotoError, load_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Looks
 from vision.scan import scan
@@ -194,24 +198,77 @@ class BenchResult:
         }
 
 
+#: The sides :func:`cut_photo` cuts, in turn photo by photo.
+CUT_SIDES = ("right", "left", "bottom", "top")
+
+
+def cut_photo(
+    image: npt.NDArray[np.uint8], corners_px: npt.ArrayLike, share: float, side: str
+) -> npt.NDArray[np.uint8]:
+    """An upright photo ``image`` cut at its ``side`` so that ``share`` of the board's extent there
+    (between its ``corners_px``, the truth's ``render.corners_px``) is left out: how a photo taken
+    too close or off centre loses part of the board.
+
+    >>> image = np.zeros((100, 200, 3), np.uint8)
+    >>> cut_photo(image, [[40, 10], [140, 10], [140, 90], [40, 90]], 0.25, "right").shape
+    (100, 115, 3)
+    >>> cut_photo(image, [[40, 10], [140, 10], [140, 90], [40, 90]], 0.5, "top").shape
+    (50, 200, 3)
+    """
+    corners = np.asarray(corners_px, np.float64)
+    (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+    if side == "right":
+        return image[:, : max(1, int(right - share * (right - left)))]
+    if side == "left":
+        return image[:, int(left + share * (right - left)) :]
+    if side == "bottom":
+        return image[: max(1, int(bottom - share * (bottom - top)))]
+    return image[int(top + share * (bottom - top)) :]
+
+
+def _cut_bytes(data: bytes, truth: dict[str, Any], share: float, index: int) -> bytes:
+    """The photo's bytes cut off by ``share`` of the board at the ``index``-th of :data:`CUT_SIDES`
+    (as PNG), or the bytes as they are for a photo without a board or without the board's corners."""
+    render = truth.get("render", {})
+    corners = render.get("corners_px")
+    if not share or not truth.get("board", True) or corners is None:
+        return data
+    image = load_photo(data).image
+    # The corners are the rendered photo's pixels, upright; loading may have scaled it down.
+    width = render["size"][0] if "size" in render else render["width"]
+    corners = np.asarray(corners, np.float64) * image.shape[1] / width
+    ok, encoded = cv2.imencode(".png", cut_photo(image, corners, share, CUT_SIDES[index % len(CUT_SIDES)]))
+    if not ok:
+        raise RuntimeError("the cut photo could not be encoded as PNG")
+    return bytes(encoded.tobytes())
+
+
 def bench_scan(
     pairs: Iterable[tuple[Path, Path]],
     profile: Looks | None = None,
     learn: Learner | None = None,
     as_unknown: bool = False,
+    cut: float = 0.0,
 ) -> BenchResult:
     """Read every photo and compare it with its truth.
 
     With ``learn``, a photo of another copy (its truth names ``"copy"``) is read with the looks
     ``learn`` takes from that copy's setup photo beside it, ``setup-COPY.jpg``, each learnt once and
     timed. With ``as_unknown``, every board is read as a copy without a profile is
-    (:func:`vision.scan.scan`), whatever its kit.
+    (:func:`vision.scan.scan`), whatever its kit. With ``cut``, every photo of a board is read cut
+    off by that share of the board at one side, the sides in turn (:func:`cut_photo`; the time then
+    counts decoding the cut photo, a PNG).
     """
     result = BenchResult()
     learnt: dict[str, Looks | None] = {}
-    for photo, truth_path in pairs:
+    for index, (photo, truth_path) in enumerate(pairs):
         truth = json.loads(truth_path.read_text())
         data = photo.read_bytes()
+        try:
+            data = _cut_bytes(data, truth, cut, index)
+        except Exception as error:
+            result.crashes.append(f"{photo.name}: not cut: {type(error).__name__}: {error}")
+            continue
         result.photos += 1
         has_board = truth.get("board", True)
         result.no_boards += not has_board
@@ -336,12 +393,13 @@ def main_scan(
     as_json: bool,
     learn: Learner | None = None,
     as_unknown: bool = False,
+    cut: float = 0.0,
 ) -> int:
     pairs = photos_with_truth(folder)
     if not pairs:
         print(f"armadora bench scan: no photos with a .json truth beside them in {folder}", file=sys.stderr)
         return 2
-    summary = bench_scan(pairs, profile, learn, as_unknown).to_json()
+    summary = bench_scan(pairs, profile, learn, as_unknown, cut).to_json()
     print(json.dumps(summary) if as_json else report_text(summary))
     return 0
 
