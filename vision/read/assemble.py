@@ -840,7 +840,10 @@ def assemble(
         warnings += hidden
     beyond_cells: set[int] = set()
     beyond_slots: set[int] = set()
+    # The gold on a cell beyond the photo is there, its value unseen.
+    unseen_gold: set[int] = set()
     if beyond is not None:
+        unseen_gold = set(np.flatnonzero(beyond.cells & ON_GOLD).tolist())
         cell_confidence, slot_confidence, beyond_cells, beyond_slots, cut = doubt_beyond(
             cell_confidence, slot_confidence, beyond, params
         )
@@ -853,7 +856,7 @@ def assemble(
         cell = CELLS[number]
         if label == GOLD:
             value, _ = gold_values.get(cell, (None, 0.0))
-            gold.append(Gold(cell, None if beyond is not None and beyond.cells[number] else value))
+            gold.append(Gold(cell, None if number in unseen_gold else value))
         elif label != EMPTY:
             warriors.append(Warrior(cell, names[label], None))
     for number in np.flatnonzero(cell_confidence < params.uncertain):
@@ -888,13 +891,10 @@ def assemble(
             Problem("uncertain_slot", f"{slot.name}: read as {state}, but {doubt}", palisades=(slot,))
         )
     gold_confidence = {
-        cell: 0.0
-        if beyond is not None and beyond.cells[cell.number]
-        else min(conf, glare_params.doubtful)
-        if cell.number in glared_cells | beyond_cells
-        else conf
+        cell: min(conf, glare_params.doubtful) if cell.number in glared_cells | beyond_cells else conf
         for cell, (_, conf) in gold_values.items()
     }
+    gold_confidence.update({CELLS[number]: 0.0 for number in unseen_gold if CELLS[number] in gold_confidence})
     for cell, conf in gold_confidence.items():
         if conf < params.uncertain and cell.number not in glared_cells | beyond_cells:
             value = gold_values[cell][0]
