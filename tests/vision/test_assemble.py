@@ -181,15 +181,22 @@ def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_s
     whole = np.full(len(SLOTS), 0.02)
     plain = whole.copy()
     plain[10] = 0.97  # the plain reader alone sees a stick: read, and marked
+    features[10, FEATURES.index("line_narrow")] = 0.0  # its foot hides the line
     whole[20] = plain[20] = 0.35  # both lean to none, neither sure
+    plain[30] = 0.97  # the plain reader alone sees a stick, but the line shows along it
     assembled = assemble(board({}), SlotReading(whole, features, plain), {}, players=COLOURS[:2])
     said = {p.palisades[0].number: p.message for p in assembled.warnings if p.code == "uncertain_slot"}
-    assert set(said) == {10, 20}
+    assert set(said) == {10, 20, 30}
     assert (
         said[10]
         == f"{SLOTS[10].name}: read as a palisade, but the two readers disagree (2% and 97% for a palisade)"
     )
     assert said[20] == f"{SLOTS[20].name}: read as no palisade, but only 65% sure"
+    assert (
+        said[30]
+        == f"{SLOTS[30].name}: read as no palisade, but the two readers disagree (2% and 97% for a palisade)"
+    )
+    assert {slot.number for slot in assembled.position.palisades} == {10}
 
 
 @pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])

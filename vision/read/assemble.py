@@ -59,6 +59,15 @@ class AssembleParams:
     #: while its foot still hides the line and differs from the face. On the Cycles tuning photos
     #: 18 of 35 palisades only the second reader saw were there; no raster tuning photo had one.
     second_sure: float = 0.9
+    #: ...unless its printed line shows narrowly, as printed, along at least this share of its
+    #: length: a stick's foot hides the line it stands on. Under a hazy reflection the card's colour
+    #: can pass for wood where the line still shows: on the path-traced reference photos, seeds
+    #: 0-119, 23 of the 48 such palisades that were not there showed their line so, and 5 of the 32
+    #: that were (read bare, they are marked: the second reader doubts them); on the raster tuning
+    #: copies read without a profile, 3 that were not there (one photo) and none that were; the
+    #: rule is never reached on the raster reference kit's tuning photos, nor on the path-traced
+    #: tuning copies read with their profiles (16 such palisades).
+    second_line_shown: float = 0.5
     #: A palisade read whose foot looks like wood over at least this share of its length, but over
     #: less than :attr:`glare_wood_kept` of that share once no glare is allowed on the wood
     #: (:func:`vision.read.slots.matte_foot`), has wood only where a lamp's reflection would wash it:
@@ -113,6 +122,7 @@ def choose_slots(
     probabilities: FloatArray,
     second: FloatArray | None = None,
     params: AssembleParams = ASSEMBLE_PARAMS,
+    line_shown: FloatArray | None = None,
 ) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades, and
     how sure each slot's reading is.
@@ -120,17 +130,21 @@ def choose_slots(
     ``second`` is a second reader's probabilities (:attr:`vision.read.slots.SlotReading.second`):
     a slot is then only as sure as the less sure of the two readers of the state chosen, so that
     where they disagree the reading is marked; a palisade it is very sure of
-    (:attr:`AssembleParams.second_sure`) is read.
+    (:attr:`AssembleParams.second_sure`) is read, unless ``line_shown`` (the share of each slot's
+    length whose printed line shows narrowly: the ``line_narrow`` sign) says its line is not
+    hidden (:attr:`AssembleParams.second_line_shown`).
 
     >>> p = np.full(67, 0.01); p[:2] = 0.99
-    >>> second = p.copy(); second[1] = 0.4; second[2] = 0.97
-    >>> slots, sure, _ = choose_slots(p, second)
-    >>> sorted(slot.number for slot in slots), sure[:4].round(2).tolist()
-    ([0, 1, 2], [0.99, 0.4, 0.01, 0.99])
+    >>> second = p.copy(); second[1] = 0.4; second[2:4] = 0.97
+    >>> shown = np.zeros(67); shown[3] = 0.9
+    >>> slots, sure, _ = choose_slots(p, second, line_shown=shown)
+    >>> sorted(slot.number for slot in slots), sure[:5].round(2).tolist()
+    ([0, 1, 2], [0.99, 0.4, 0.01, 0.03, 0.99])
     """
     chosen = probabilities > 0.5
     if second is not None:
-        chosen |= second > params.second_sure
+        hidden = np.ones(len(SLOTS), bool) if line_shown is None else line_shown < params.second_line_shown
+        chosen |= (second > params.second_sure) & hidden
     confidence = np.where(chosen, probabilities, 1 - probabilities)
     warnings: list[Problem] = []
     order = np.argsort(confidence)
@@ -802,7 +816,9 @@ def assemble(
     :meth:`vision.read.slots.SlotReading.ruling_out`): it is reported unseen, in one warning.
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
-    palisades, slot_confidence, slot_warnings = choose_slots(slots.probabilities, slots.second, params)
+    palisades, slot_confidence, slot_warnings = choose_slots(
+        slots.probabilities, slots.second, params, slots.features[:, SLOT_FEATURES.index("line_narrow")]
+    )
     warnings += slot_warnings
     # A slot beyond the photo shows no line, and says nothing of the photo's sharpness.
     out = frozenset() if beyond is None else frozenset(SLOTS[i] for i in np.flatnonzero(beyond.slots))
