@@ -25,7 +25,6 @@ from vision.assignment import min_cost_assignment
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 from vision.read.frame import Beyond
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
-from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, bare_by_line
 
 FloatArray = npt.NDArray[np.float64]
@@ -215,11 +214,7 @@ def contradicted(
     [0, 1, 2, 3]
     """
     read = np.array([slot in palisades for slot in SLOTS])
-    features = slots.features
-
-    def sign(name: str) -> FloatArray:
-        return features[:, SLOT_FEATURES.index(name)]
-
+    sign = slots.sign
     wooden = (sign("wood_foot") > params.bare_wood_foot) & (sign("differs_foot") > params.bare_wood_foot)
     standing = (sign("differs_foot") > params.bare_unlike) & (sign("differs_side") > params.bare_unlike)
     unconfirmed = sign("art_hidden") < params.least_art_hidden
@@ -251,7 +246,7 @@ def lines_unseen(
     True
     """
     bare = np.array([slot not in palisades for slot in SLOTS])
-    shown = slots.features[:, SLOT_FEATURES.index("line_narrow")] > 0.5
+    shown = slots.sign("line_narrow") > 0.5
     return bool(bare.any() and shown[bare].mean() < params.least_lines_shown)
 
 
@@ -274,7 +269,7 @@ def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) ->
     lined = bare_by_line(slots.features)
     if not lined.any():
         return False
-    wood = slots.features[lined, SLOT_FEATURES.index("wood_foot")] > 0.5
+    wood = slots.sign("wood_foot")[lined] > 0.5
     return bool(wood.mean() > params.most_wood_on_bare)
 
 
@@ -817,7 +812,7 @@ def assemble(
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
     palisades, slot_confidence, slot_warnings = choose_slots(
-        slots.probabilities, slots.second, params, slots.features[:, SLOT_FEATURES.index("line_narrow")]
+        slots.probabilities, slots.second, params, slots.sign("line_narrow")
     )
     warnings += slot_warnings
     # A slot beyond the photo shows no line, and says nothing of the photo's sharpness.

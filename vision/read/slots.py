@@ -127,6 +127,16 @@ class SlotReading:
     #: (:func:`matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
     matte_foot: FloatArray | None = None
 
+    def sign(self, name: str) -> FloatArray:
+        """The sign ``name`` of :data:`FEATURES`, slot by slot.
+
+        >>> features = np.zeros((67, len(FEATURES))); features[5, FEATURES.index("lean")] = 0.4
+        >>> SlotReading(np.zeros(67), features).sign("lean")[4:6].tolist()
+        [0.0, 0.4]
+        """
+        column: FloatArray = self.features[:, FEATURES.index(name)]
+        return column
+
     def ruling_out(self, impossible: npt.NDArray[np.bool_]) -> SlotReading:
         """This reading with no palisade, by every reader, on the slots ``impossible`` marks (where
         no stick can stand: :func:`vision.read.glare.stickless`); the signs are kept.
