@@ -349,3 +349,56 @@ def test_a_photo_showing_the_whole_board_reads_as_without_the_frame_check() -> N
     framed = assemble(reading, slots, {}, players=COLOURS[:2], beyond=whole)
     assert framed.position == plain.position and framed.warnings == plain.warnings
     assert np.array_equal(framed.cell_confidence, plain.cell_confidence)
+
+
+@pytest.mark.parametrize("doubtful", [7, 8])
+def test_where_many_readings_are_in_doubt_the_merely_likely_ones_are_doubtful_too(doubtful: int) -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # ``doubtful`` cells read as orange 60 % sure, two more 90 % sure, one 99 % sure; the slots
+    # are sure, and one palisade 90 % sure.
+    unsure = {i: [0.4, 0.0, 0.6, 0.0, 0.0] for i in range(doubtful)}
+    likely = {doubtful + i: [0.1, 0.0, 0.9, 0.0, 0.0] for i in range(2)}
+    sure = {doubtful + 2: [0.01, 0.0, 0.0, 0.99, 0.0]}
+    probabilities = np.full(len(SLOTS), 0.01)
+    probabilities[0] = 0.9
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[1:, FEATURES.index("line_narrow")] = 1.0
+    features[0, FEATURES.index("art_hidden")] = 0.6
+    slots = SlotReading(probabilities, features)
+    assembled = assemble(board(unsure | likely | sure), slots, {}, players=COLOURS[:2])
+    confidence = assembled.cell_confidence
+    likely_cells = [OFF_GOLD[i] for i in likely]
+    warnings = {problem.code: problem for problem in assembled.warnings}
+    if doubtful >= ASSEMBLE_PARAMS.many_doubts:
+        assert max(confidence[cell.number] for cell in likely_cells) <= ASSEMBLE_PARAMS.doubtful
+        assert set(warnings["many_doubts"].cells) == set(likely_cells)
+        # Named once: the cells' own doubt is not said again cell by cell.
+        uncertain = [
+            p for p in assembled.warnings if p.code == "uncertain_cell" and set(p.cells) & set(likely_cells)
+        ]
+        assert not uncertain
+    else:
+        assert min(confidence[cell.number] for cell in likely_cells) >= 0.9
+        assert "many_doubts" not in warnings
+    # The readings stay as read; a near-certain one keeps its confidence, and the slots (sure but
+    # one) are another kind of reading, as sure as before.
+    assert all(
+        warrior.player == "orange" for warrior in assembled.position.warriors if warrior.cell in likely_cells
+    )
+    assert confidence[OFF_GOLD[doubtful + 2].number] >= 0.99
+    assert assembled.slot_confidence[0] == pytest.approx(0.9)
+
+
+def test_readings_beyond_the_photo_s_edge_are_not_counted_as_in_doubt() -> None:
+    from vision.read.assemble import doubt_many
+
+    # Eight cells the photo does not show, one 90 % sure reading: nothing to doubt more.
+    cells = np.full(len(CELLS), 0.99)
+    cells[:8], cells[8] = 0.0, 0.9
+    slots = np.full(len(SLOTS), 0.99)
+    capped, _, named, _, warnings = doubt_many(cells, slots, beyond_cells=set(range(8)))
+    assert capped[8] == 0.9 and not named and not warnings
+    capped, *_ = doubt_many(cells, slots)
+    assert capped[8] == ASSEMBLE_PARAMS.doubtful
