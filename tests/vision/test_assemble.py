@@ -183,7 +183,8 @@ def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_s
     plain[10] = 0.97  # the plain reader alone sees a stick: read, and marked
     features[10, FEATURES.index("line_narrow")] = 0.0  # its foot hides the line
     whole[20] = plain[20] = 0.35  # both lean to none, neither sure
-    plain[30] = 0.97  # the plain reader alone sees a stick, but the line shows along it
+    plain[30] = 0.97  # the plain reader alone sees a stick, but the line shows along a third of it
+    features[30, FEATURES.index("line_narrow")] = 0.3
     assembled = assemble(board({}), SlotReading(whole, features, plain), {}, players=COLOURS[:2])
     said = {p.palisades[0].number: p.message for p in assembled.warnings if p.code == "uncertain_slot"}
     assert set(said) == {10, 20, 30}
