@@ -718,6 +718,28 @@ def _guess_players(
     return padded
 
 
+def naming(code: str, message: str, cells: set[int], slots: set[int]) -> list[Problem]:
+    """One warning ``code`` naming the cells and slots given by number, its ``message`` with their
+    names in place of ``{}``; none where there are none.
+
+    >>> [problem.message for problem in naming("glare", "hides {}", {0}, {66})]
+    ['hides a5, h2-h1']
+    >>> naming("glare", "hides {}", set(), set())
+    []
+    """
+    if not cells and not slots:
+        return []
+    names = [CELLS[i].name for i in sorted(cells)] + [SLOTS[i].name for i in sorted(slots)]
+    return [
+        Problem(
+            code,
+            message.format(", ".join(names)),
+            cells=tuple(CELLS[i] for i in sorted(cells)),
+            palisades=tuple(SLOTS[i] for i in sorted(slots)),
+        )
+    ]
+
+
 def doubt_glare(
     cell_confidence: FloatArray,
     slot_confidence: FloatArray,
@@ -729,19 +751,13 @@ def doubt_glare(
     cell_glare, slot_glare = glare
     cells = set(np.flatnonzero(cell_glare >= parameters.doubt_share).tolist())
     slots = set(np.flatnonzero(slot_glare >= parameters.doubt_share).tolist())
-    warnings = []
-    if cells or slots:
-        names = [CELLS[i].name for i in sorted(cells)] + [SLOTS[i].name for i in sorted(slots)]
-        warnings.append(
-            Problem(
-                "glare",
-                "a lamp's reflection hides "
-                + ", ".join(names)
-                + ": check them on the board, or take the photo from where the lamp does not reflect",
-                cells=tuple(CELLS[i] for i in sorted(cells)),
-                palisades=tuple(SLOTS[i] for i in sorted(slots)),
-            )
-        )
+    warnings = naming(
+        "glare",
+        "a lamp's reflection hides {}: check them on the board, or take the photo from where the lamp "
+        "does not reflect",
+        cells,
+        slots,
+    )
     return (
         doubt_under_glare(cell_confidence, cell_glare, parameters),
         doubt_under_glare(slot_confidence, slot_glare, parameters),
@@ -839,19 +855,13 @@ def doubt_many(
 
     cell_confidence, cells = capped(cell_confidence, beyond_cells or set())
     slot_confidence, slots = capped(slot_confidence, beyond_slots or set())
-    warnings = []
-    if cells or slots:
-        names = [CELLS[i].name for i in sorted(cells)] + [SLOTS[i].name for i in sorted(slots)]
-        warnings.append(
-            Problem(
-                "many_doubts",
-                "so much of this photo is in doubt that readings short of near-certain are doubtful "
-                "too: " + ", ".join(names) + "; check them on the board, or retake the photo "
-                "in even light, from higher above",
-                cells=tuple(CELLS[i] for i in sorted(cells)),
-                palisades=tuple(SLOTS[i] for i in sorted(slots)),
-            )
-        )
+    warnings = naming(
+        "many_doubts",
+        "so much of this photo is in doubt that readings short of near-certain are doubtful too: {}; "
+        "check them on the board, or retake the photo in even light, from higher above",
+        cells,
+        slots,
+    )
     return cell_confidence, slot_confidence, cells, slots, warnings
 
 
