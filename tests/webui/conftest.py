@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import stores
 from phones import CHROMIUM, CHROMIUM_ARGS, Server, Steps, playwright_or_skip
+from waitress import wasyncore  # type: ignore[import-untyped]
 
 from webui.serve import make_server
 
@@ -56,7 +57,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
     thread.start()
     yield Server(f"http://127.0.0.1:{served.effective_port}", data)
     served.task_dispatcher.shutdown()
-    served.close()
+    # Closed from the server's own thread, between two of its waits: a socket closed from here
+    # while that thread waits on it fails its wait ("Bad file descriptor"), and pytest warns.
+    served.trigger.pull_trigger(lambda: wasyncore.close_all(served._map))
     thread.join(timeout=10)
 
 
