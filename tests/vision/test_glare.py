@@ -207,3 +207,50 @@ def test_a_lamps_reflection_over_lines_reads_no_palisade_there_and_doubts_it(as_
     assert len(under) >= 1
     assert not {SLOTS[n] for n in under} & reading.position.palisades
     assert (reading.assembled.slot_confidence[under] <= GlareParams().doubtful).all()
+
+
+def glared_photo(warrior_on: Cell | None) -> tuple[np.ndarray, Cell]:
+    """A photo of the reference face with a lamp's reflection clipping c3 and the cells around
+    it, and, on ``warrior_on``, a warrior whose top the reflection clips too: only its near side
+    wall, dark, and its shadow along one side still show."""
+    from faces import photo_of_face
+
+    from vision.geometry import WARRIOR_SIDE_MM, cell_centre_mm
+    from vision.locate.features import project
+
+    photo, homography = photo_of_face([[150, 120], [1450, 160], [1400, 1040], [180, 1000]])
+
+    def paint(x0: float, y0: float, x1: float, y1: float, bgr: tuple[int, int, int]) -> None:
+        box = project(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+        cv2.fillPoly(photo, [np.round(box).astype(np.int32)], bgr)
+
+    glared = Cell(2, 2)
+    x, y = cell_centre_mm(glared)
+    paint(x - 40, y - 35, x + 40, y + 35, (255, 255, 255))
+    if warrior_on is not None:
+        x, y = cell_centre_mm(warrior_on)
+        half = WARRIOR_SIDE_MM / 2
+        paint(x - half, y + half, x + half, y + half + 1.5, (70, 75, 80))  # the side wall
+        paint(x - half - 1.2, y - half, x - half, y + half, (150, 150, 150))  # the shadow
+    return photo, glared
+
+
+def test_a_warrior_under_a_lamps_reflection_is_found_by_its_outline_and_its_colour_doubted() -> None:
+    from vision.scan import scan_image
+
+    photo, cell = glared_photo(warrior_on=Cell(2, 2))
+    reading = scan_image(photo)
+    assert cell in {warrior.cell for warrior in reading.position.warriors}
+    assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
+    codes = {problem.code: problem for problem in reading.assembled.warnings}
+    assert cell in codes["glare_warrior"].cells and cell in codes["glare"].cells
+
+
+def test_the_bare_card_under_the_same_reflection_holds_no_warrior() -> None:
+    from vision.scan import scan_image
+
+    photo, cell = glared_photo(warrior_on=None)
+    reading = scan_image(photo)
+    assert cell not in {warrior.cell for warrior in reading.position.warriors}
+    assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
+    assert "glare_warrior" not in {problem.code for problem in reading.assembled.warnings}

@@ -68,6 +68,8 @@ class PieceParams:
     refine_px: int = 3
     #: A warrior's bevel: this share of its side from its edge, left out of its back and its emblem.
     bevel: float = 0.06
+    #: How far either side of a warrior's outline :func:`outlined_token` looks for the edge along it.
+    side_reach_mm: float = 3.0
 
 
 PIECE_PARAMS = PieceParams()
@@ -149,12 +151,73 @@ def find_token(face: Image, cell: Cell, view: FaceRaster, params: PieceParams = 
     return _token_on_edges(_cell_edges(face, cell, view), view.cell_box(cell)[:2], view, params)
 
 
+def outlined_token(
+    face: Image,
+    cell: Cell,
+    view: FaceRaster,
+    params: PieceParams = PIECE_PARAMS,
+    ignore: npt.NDArray[np.bool_] | None = None,
+) -> tuple[Place, FloatArray, FloatArray]:
+    """Where a warrior would lie on ``cell`` (:func:`find_token`), how strongly the colour changes
+    along each side of its outline there, strongest first: the mean edge (the largest Lab
+    gradient, as :func:`_cell_edges`) along the middle of each side, its rounded corners left out;
+    and how far (mm) the strongest edge across each side (within :attr:`PieceParams.side_reach_mm`)
+    wanders along it: about none along a warrior's straight side.
+
+    A warrior standing where nothing else draws edges (a lamp's reflection clipping the card and
+    its own top alike) shows only there, by the sides the light and the camera catch. The edges
+    where ``ignore`` (a mask of the whole ``face``) holds, e.g. the palisades read, do not count.
+
+    >>> view = FaceRaster(2.0)
+    >>> face = np.full((view.size[1], view.size[0], 3), 255, np.uint8)  # the card clipped white
+    >>> x0, y0, x1, y1 = view.cell_box(Cell(0, 0))
+    >>> _ = cv2.rectangle(face, (x0 + 13, y0 + 13), (x1 - 13, y1 - 13), (90, 90, 90), 2)
+    >>> (x, y, turn), sides, bends = outlined_token(face, Cell(0, 0), view)
+    >>> round(x - (x0 + x1) / 2), round(y - (y0 + y1) / 2), round(turn), [bool(side > 60) for side in sides]
+    (0, 0, 0, [True, True, True, True])
+    >>> bends.tolist()
+    [0.0, 0.0, 0.0, 0.0]
+    >>> [bool(side > 60) for side in outlined_token(face, Cell(0, 1), view)[1]]  # a bare cell
+    [False, False, False, False]
+    """
+    edges = _cell_edges(face, cell, view)
+    x0, y0, x1, y1 = view.cell_box(cell)
+    if ignore is not None:
+        edges[ignore[y0:y1, x0:x1]] = 0.0
+    origin = (x0, y0)
+    place = _token_on_edges(edges, origin, view, params)
+    x, y, angle = place
+    s = view.px_per_mm
+    corners = cv2.boxPoints(((x - x0, y - y0), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
+    sides, bends = [], []
+    across = np.arange(-round(params.side_reach_mm * s), round(params.side_reach_mm * s) + 1)
+    for k in range(4):
+        start, end = corners[k], corners[(k + 1) % 4]
+        along = np.zeros(edges.shape, np.uint8)
+        ends = [np.round(start + share * (end - start)).astype(np.int32) for share in (0.15, 0.85)]
+        cv2.line(along, tuple(map(int, ends[0])), tuple(map(int, ends[1])), 1, max(1, round(s)))
+        sides.append(float(edges[along > 0].mean()) if along.any() else 0.0)
+        # Where across the side the edge peaks, at points along it: a straight side peaks on one
+        # line; the rim of a round patch of glare as large as a warrior bends away from it.
+        normal = np.array([start[1] - end[1], end[0] - start[0]]) / max(float(np.hypot(*(end - start))), 1e-9)
+        points = start + np.linspace(0.15, 0.85, 9)[:, None] * (end - start)
+        xy = np.round(points[:, None, :] + across[None, :, None] * normal).astype(np.intp)
+        xs, ys = np.clip(xy[..., 0], 0, edges.shape[1] - 1), np.clip(xy[..., 1], 0, edges.shape[0] - 1)
+        peaks = across[np.argmax(edges[ys, xs], axis=1)]
+        bends.append(float(np.ptp(peaks)) / s)
+    order = np.argsort(sides)[::-1]
+    return place, np.array(sides)[order], np.array(bends)[order]
+
+
 def _token_on_edges(
     edges: FloatImage, origin: tuple[int, int], view: FaceRaster, params: PieceParams = PIECE_PARAMS
 ) -> Place:
     """:func:`find_token` on a cell's :func:`_cell_edges`, the cell's top left at ``origin``."""
     x0, y0 = origin
-    edges = np.minimum(edges, np.float32(np.percentile(edges, params.edge_cap_percentile)))
+    cap = np.float32(np.percentile(edges, params.edge_cap_percentile))
+    # A cell flat but for an outline (the card and a warrior's top clipped alike under a lamp's
+    # reflection) has no edge at that percentile: capped there, the outline would vanish.
+    edges = np.minimum(edges, cap if cap > 0 else edges.max())
     edges = cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
     # Every turn on a view of half the size, then the best turn and its neighbours at full size
     # around where it lay: a quarter of the work, the same place to a pixel.

@@ -924,6 +924,12 @@ def assemble(
             cell_confidence, slot_confidence, glare, glare_params
         )
         warnings += hidden
+    warnings += naming(
+        "glare_warrior",
+        "a warrior's outline shows under a lamp's reflection on {}, its colour hidden: check whose it is",
+        {number for number in cells.under_glare if labels[number] not in (EMPTY, GOLD)},
+        set(),
+    )
     beyond_cells: set[int] = set()
     beyond_slots: set[int] = set()
     # The gold on a cell beyond the photo is there, its value unseen.

@@ -97,10 +97,53 @@ class CellReading:
     #: Warriors read surely as one colour whose emblem names another (cell number, that colour's
     #: name; :func:`vision.read.emblems.emblem_colours`): the assembly doubts them.
     emblems_differ: tuple[tuple[int, str], ...] = ()
+    #: Cells whose warrior a lamp's reflection clipped, found by its outline alone
+    #: (:meth:`with_warriors_under_glare`): its colour is a guess.
+    under_glare: tuple[int, ...] = ()
 
     def label(self, number: int) -> str:
         index = int(np.argmax(self.probabilities[number]))
         return ("empty", "gold", *self.colours)[index]
+
+    def with_warriors_under_glare(
+        self, cells: npt.NDArray[np.bool_], occupied: float, sure: float = 0.9
+    ) -> CellReading:
+        """This reading with a warrior ``occupied`` likely on ``cells`` (off the gold), where a lamp's
+        reflection clipped it (:func:`vision.read.glare.warriors_under_glare`) and the cell was read
+        as something less likely.
+
+        Its colour is whatever colour the reflection left to vote (:attr:`votes`); where none did,
+        each player's share of the warriors read at least ``sure`` elsewhere on the board: the guess
+        that most often names the right player, and a player no other warrior shows is never added.
+
+        >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
+        >>> probabilities[[5, 6, 7], 3] = 1.0; probabilities[[5, 6, 7], EMPTY] = 0.0  # three blue
+        >>> votes = np.zeros((40, 4)); votes[:, 2:] = 0.5
+        >>> votes[10, 2:] = (0.8, 0.2)  # orange shows at the edge of the reflection on 10
+        >>> reading = CellReading(("orange", "blue"), probabilities, votes, np.zeros(40))
+        >>> found = np.isin(np.arange(40), [8, 9, 10])  # 9 holds gold
+        >>> glared = reading.with_warriors_under_glare(found, 0.7)
+        >>> glared.label(8), glared.label(9), glared.label(10), glared.label(11), glared.under_glare
+        ('blue', 'empty', 'orange', 'empty', (8, 10))
+        """
+        probabilities = self.probabilities.copy()
+        labels = np.argmax(probabilities, axis=1)
+        surely = (probabilities.max(axis=1) >= sure) & (labels > GOLD)
+        counts = np.bincount(labels[surely] - GOLD - 1, minlength=len(self.colours)).astype(np.float64)
+        prior = counts / counts.sum() if counts.sum() else np.full(len(self.colours), 1 / len(self.colours))
+        changed = []
+        for number in np.flatnonzero(cells & ~ON_GOLD):
+            shares = self.votes[number, 2:]
+            # Uniform shares are the votes' prior alone: nothing of the warrior's colour was seen.
+            colours = shares / shares.sum() if np.ptp(shares) > 1e-6 else prior
+            if probabilities[number, GOLD + 1 :].sum() >= occupied:
+                continue
+            # The outline says a warrior is there, whoever's: its presence is weighed against the
+            # likeliest colour's share of it alone, so that an unsure colour does not read it empty.
+            empty = (1 - occupied) * colours.max()
+            probabilities[number] = np.concatenate([[empty, 0.0], occupied * colours]) / (empty + occupied)
+            changed.append(int(number))
+        return replace(self, probabilities=probabilities, under_glare=tuple(changed))
 
     def unseen(self, cells: npt.NDArray[np.bool_]) -> CellReading:
         """This reading with no warrior read on ``cells``, by any reader, and the gold where the

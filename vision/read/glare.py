@@ -27,15 +27,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, SLOTS
+from engine.board import CELLS, GOLD_CELLS, SLOTS
 from vision.geometry import (
     CANONICAL,
     PALISADE_WIDTH_MM,
     PITCH_MM,
+    WARRIOR_SIDE_MM,
     FaceRaster,
     cell_origin_mm,
     slot_segment_mm,
 )
+from vision.learn.pieces import outlined_token, top_down
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
@@ -64,6 +66,22 @@ class GlareParams:
     #: A clipped patch with at least this share of its pixels where a palisade could stand or lean
     #: (:func:`on_card`'s ``reach``) may be a stick's lit face rather than the card.
     within_reach: float = 0.9
+    #: A warrior under the reflection shows by its outline: the sides the light and the camera
+    #: catch (its side wall, its shadow) step sharply from the clipped white. A side this strong at
+    #: least (the mean Lab gradient along it, :func:`vision.learn.pieces.outlined_token`: a step
+    #: of about 15 levels of lightness) counts; two of the four must be so strong...
+    outline_step: float = 60.0
+    #: ... and straight: its edge wanders no further across it than this along
+    #: its middle (:func:`vision.learn.pieces.outlined_token`; a side wall is a band a millimetre
+    #: or two wide, either of whose edges may be the stronger), where the round rim of a reflection
+    #: as large as a warrior bends away by three millimetres and more.
+    side_bend_mm: float = 2.5
+    #: ... and the warrior's top lies under the same reflection as the card around it: at least
+    #: this share of its square (3 mm in from its edge) clipped.
+    top_clipped: float = 0.7
+    #: The raster the outlines are looked for on: sharp enough for a side wall a millimetre or two
+    #: wide.
+    outline_px_per_mm: float = 3.0
 
 
 GLARE_PARAMS = GlareParams()
@@ -181,3 +199,47 @@ def stickless(slot_shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -
     uncovered = 1.0 - PALISADE_WIDTH_MM / (2 * parameters.slot_half_width_mm)
     ruled_out: Mask = slot_shares > uncovered
     return ruled_out
+
+
+def warriors_under_glare(
+    image: Image,
+    homography: FloatArray,
+    cell_shares: FloatArray,
+    sticks: Mask | None = None,
+    parameters: GlareParams = GLARE_PARAMS,
+) -> Mask:
+    """Which cells under glare (``cell_shares``, :func:`clipped_shares`' first, at least
+    :attr:`GlareParams.doubt_share`) hold a warrior all the same, in a photo (BGR, ``homography``
+    from board millimetres to its pixels); the gold cells are not looked at.
+
+    The reflection clips a warrior's flat top as it clips the card, and the readers, seeing neither
+    art nor colour, read the cell empty. Its outline is left: the side wall and the shadow the
+    light and the camera catch draw sharp steps from the clipped white on two sides of a square of
+    the warrior's size at least (:attr:`GlareParams.outline_step`), where the bare card under the
+    reflection has none, and the square's inside is clipped as the card is
+    (:attr:`GlareParams.top_clipped`). Its colour is gone with its top: a warrior so found is read
+    doubtful whatever its colour is read as. Two palisades standing at a cell's corner draw two
+    such sides too: the edges within a millimetre and a half of ``sticks`` (where the palisades
+    read stand, on the raster of :attr:`GlareParams.outline_px_per_mm`) do not count.
+    """
+    glared = (cell_shares >= parameters.doubt_share) & np.array([cell not in GOLD_CELLS for cell in CELLS])
+    found = np.zeros(len(CELLS), bool)
+    if not glared.any():
+        return found
+    view = FaceRaster(parameters.outline_px_per_mm)
+    face = top_down(image, homography, view)
+    clipped = clipped_mask(face, parameters, view)
+    s = view.px_per_mm
+    if sticks is not None:
+        reach = 2 * round(1.5 * s) + 1
+        sticks = cv2.dilate(sticks.astype(np.uint8), np.ones((reach, reach), np.uint8)).astype(bool)
+    for number in np.flatnonzero(glared):
+        cell = CELLS[number]
+        (x, y, angle), sides, bends = outlined_token(face, cell, view, ignore=sticks)
+        top = np.zeros(clipped.shape, np.uint8)
+        corners = cv2.boxPoints(((x, y), ((WARRIOR_SIDE_MM - 6) * s,) * 2, angle))
+        cv2.fillPoly(top, [np.round(corners).astype(np.int32)], 1)
+        top_share = float(clipped[top > 0].mean()) if top.any() else 0.0
+        straight = (sides >= parameters.outline_step) & (bends <= parameters.side_bend_mm)
+        found[number] = straight.sum() >= 2 and top_share >= parameters.top_clipped
+    return found
