@@ -185,7 +185,7 @@ def outlined_token(
     if ignore is not None:
         edges[ignore[y0:y1, x0:x1]] = 0.0
     origin = (x0, y0)
-    place = _token_on_edges(edges, origin, view, params)
+    place = _token_on_edges(edges, origin, view, params, lone_outline=True)
     x, y, angle = place
     s = view.px_per_mm
     corners = cv2.boxPoints(((x - x0, y - y0), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
@@ -210,14 +210,21 @@ def outlined_token(
 
 
 def _token_on_edges(
-    edges: FloatImage, origin: tuple[int, int], view: FaceRaster, params: PieceParams = PIECE_PARAMS
+    edges: FloatImage,
+    origin: tuple[int, int],
+    view: FaceRaster,
+    params: PieceParams = PIECE_PARAMS,
+    lone_outline: bool = False,
 ) -> Place:
-    """:func:`find_token` on a cell's :func:`_cell_edges`, the cell's top left at ``origin``."""
+    """:func:`find_token` on a cell's :func:`_cell_edges`, the cell's top left at ``origin``;
+    ``lone_outline``: the cell may be flat but for the outline (:func:`outlined_token`)."""
     x0, y0 = origin
     cap = np.float32(np.percentile(edges, params.edge_cap_percentile))
-    # A cell flat but for an outline (the card and a warrior's top clipped alike under a lamp's
-    # reflection) has no edge at that percentile: capped there, the outline would vanish.
-    edges = np.minimum(edges, cap if cap > 0 else edges.max())
+    if lone_outline and cap <= 0:
+        # A cell flat but for an outline (the card and a warrior's top clipped alike under a lamp's
+        # reflection) has no edge at that percentile: capped there, the outline would vanish.
+        cap = edges.max()
+    edges = np.minimum(edges, cap)
     edges = cast(FloatImage, cv2.GaussianBlur(edges, (0, 0), 0.5 * view.px_per_mm))
     # Every turn on a view of half the size, then the best turn and its neighbours at full size
     # around where it lay: a quarter of the work, the same place to a pixel.

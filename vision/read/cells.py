@@ -108,9 +108,8 @@ class CellReading:
     def with_warriors_under_glare(
         self, cells: npt.NDArray[np.bool_], occupied: float, sure: float = 0.9
     ) -> CellReading:
-        """This reading with a warrior ``occupied`` likely on ``cells`` (off the gold), where a lamp's
-        reflection clipped it (:func:`vision.read.glare.warriors_under_glare`) and the cell was read
-        as something less likely.
+        """This reading with a warrior ``occupied`` likely on ``cells`` (off the gold) read empty,
+        where a lamp's reflection clipped it (:func:`vision.read.glare.warriors_under_glare`).
 
         Its colour is whatever colour the reflection left to vote (:attr:`votes`); where none did,
         each player's share of the warriors read at least ``sure`` elsewhere on the board: the guess
@@ -121,10 +120,12 @@ class CellReading:
         >>> votes = np.zeros((40, 4)); votes[:, 2:] = 0.5
         >>> votes[10, 2:] = (0.8, 0.2)  # orange shows at the edge of the reflection on 10
         >>> reading = CellReading(("orange", "blue"), probabilities, votes, np.zeros(40))
-        >>> found = np.isin(np.arange(40), [8, 9, 10])  # 9 holds gold
+        >>> found = np.isin(np.arange(40), [5, 8, 9, 10])  # 9 holds gold, 5 a warrior read already
         >>> glared = reading.with_warriors_under_glare(found, 0.7)
         >>> glared.label(8), glared.label(9), glared.label(10), glared.label(11), glared.under_glare
         ('blue', 'empty', 'orange', 'empty', (8, 10))
+        >>> bool((glared.probabilities[5] == reading.probabilities[5]).all())
+        True
         """
         probabilities = self.probabilities.copy()
         labels = np.argmax(probabilities, axis=1)
@@ -132,12 +133,12 @@ class CellReading:
         counts = np.bincount(labels[surely] - GOLD - 1, minlength=len(self.colours)).astype(np.float64)
         prior = counts / counts.sum() if counts.sum() else np.full(len(self.colours), 1 / len(self.colours))
         changed = []
-        for number in np.flatnonzero(cells & ~ON_GOLD):
+        # A warrior read already (off the gold, whatever is not empty is one: what looks gold too)
+        # keeps its reading: a white one is all clipped pixels as well.
+        for number in np.flatnonzero(cells & ~ON_GOLD & (probabilities[:, EMPTY] >= 0.5)):
             shares = self.votes[number, 2:]
             # Uniform shares are the votes' prior alone: nothing of the warrior's colour was seen.
             colours = shares / shares.sum() if np.ptp(shares) > 1e-6 else prior
-            if probabilities[number, GOLD + 1 :].sum() >= occupied:
-                continue
             # The outline says a warrior is there, whoever's: its presence is weighed against the
             # likeliest colour's share of it alone, so that an unsure colour does not read it empty.
             empty = (1 - occupied) * colours.max()

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from engine.board import CELLS, GOLD_CELLS, SLOTS
 from vision.geometry import (
     CANONICAL,
+    GRID_LINE_MM,
     PALISADE_WIDTH_MM,
     PITCH_MM,
     WARRIOR_SIDE_MM,
@@ -79,6 +80,10 @@ class GlareParams:
     #: ... and the warrior's top lies under the same reflection as the card around it: at least
     #: this share of its square (3 mm in from its edge) clipped.
     top_clipped: float = 0.7
+    #: Edges this near a palisade read, or a printed line, are not a warrior's outline (a stick's
+    #: edges spread wider than a printed line's; a warrior's side may lie near a line).
+    beside_mm: float = 1.5
+    line_beside_mm: float = 0.5
     #: The raster the outlines are looked for on: sharp enough for a side wall a millimetre or two
     #: wide.
     outline_px_per_mm: float = 3.0
@@ -219,8 +224,10 @@ def warriors_under_glare(
     reflection has none, and the square's inside is clipped as the card is
     (:attr:`GlareParams.top_clipped`). Its colour is gone with its top: a warrior so found is read
     doubtful whatever its colour is read as. Two palisades standing at a cell's corner draw two
-    such sides too: the edges within a millimetre and a half of ``sticks`` (where the palisades
-    read stand, on the raster of :attr:`GlareParams.outline_px_per_mm`) do not count.
+    such sides too, as do a cell's printed lines where pale art, not a reflection, clipped: the
+    edges within :attr:`GlareParams.beside_mm` of ``sticks`` (where the palisades read stand, on
+    the raster of :attr:`GlareParams.outline_px_per_mm`) or :attr:`GlareParams.line_beside_mm` of
+    the printed lines do not count (a reflection that clips the card hides its lines too).
     """
     glared = (cell_shares >= parameters.doubt_share) & np.array([cell not in GOLD_CELLS for cell in CELLS])
     found = np.zeros(len(CELLS), bool)
@@ -230,12 +237,17 @@ def warriors_under_glare(
     face = top_down(image, homography, view)
     clipped = clipped_mask(face, parameters, view)
     s = view.px_per_mm
+    lines = np.zeros(clipped.shape, np.uint8)
+    for cell in CELLS:
+        x0, y0 = cell_origin_mm(cell)
+        box = (round(x0 * s), round(y0 * s)), (round((x0 + PITCH_MM) * s), round((y0 + PITCH_MM) * s))
+        cv2.rectangle(lines, *box, 1, max(1, round(GRID_LINE_MM * s)))
+    ignored = _beside(lines, parameters.line_beside_mm * s)
     if sticks is not None:
-        reach = 2 * round(1.5 * s) + 1
-        sticks = cv2.dilate(sticks.astype(np.uint8), np.ones((reach, reach), np.uint8)).astype(bool)
+        ignored |= _beside(sticks.astype(np.uint8), parameters.beside_mm * s)
     for number in np.flatnonzero(glared):
         cell = CELLS[number]
-        (x, y, angle), sides, bends = outlined_token(face, cell, view, ignore=sticks)
+        (x, y, angle), sides, bends = outlined_token(face, cell, view, ignore=ignored)
         top = np.zeros(clipped.shape, np.uint8)
         corners = cv2.boxPoints(((x, y), ((WARRIOR_SIDE_MM - 6) * s,) * 2, angle))
         cv2.fillPoly(top, [np.round(corners).astype(np.int32)], 1)
@@ -243,3 +255,10 @@ def warriors_under_glare(
         straight = (sides >= parameters.outline_step) & (bends <= parameters.side_bend_mm)
         found[number] = straight.sum() >= 2 and top_share >= parameters.top_clipped
     return found
+
+
+def _beside(mask: npt.NDArray[np.uint8], reach_px: float) -> Mask:
+    """``mask`` grown by ``reach_px`` on every side."""
+    side = 2 * round(reach_px) + 1
+    grown: Mask = cv2.dilate(mask, np.ones((side, side), np.uint8)).astype(bool)
+    return grown
