@@ -209,10 +209,11 @@ def test_a_lamps_reflection_over_lines_reads_no_palisade_there_and_doubts_it(as_
     assert (reading.assembled.slot_confidence[under] <= GlareParams().doubtful).all()
 
 
-def glared_photo(warrior_on: Cell | None) -> tuple[np.ndarray, Cell]:
+def glared_photo(warrior_on: Cell | None, lines_show: bool = False) -> tuple[np.ndarray, Cell]:
     """A photo of the reference face with a lamp's reflection clipping c3 and the cells around
     it, and, on ``warrior_on``, a warrior whose top the reflection clips too: only its near side
-    wall, dark, and its shadow along one side still show."""
+    wall, dark, and its shadow along one side still show. ``lines_show``: the clipped white is
+    pale art, not a reflection, and c3's printed lines still show on it."""
     from faces import photo_of_face
 
     from vision.geometry import WARRIOR_SIDE_MM, cell_centre_mm
@@ -227,6 +228,10 @@ def glared_photo(warrior_on: Cell | None) -> tuple[np.ndarray, Cell]:
     glared = Cell(2, 2)
     x, y = cell_centre_mm(glared)
     paint(x - 40, y - 35, x + 40, y + 35, (255, 255, 255))
+    if lines_show:
+        x0, y0 = cell_origin_mm(glared)
+        for left, top, right, bottom in ((0, 0, 45, 0), (0, 45, 45, 45), (0, 0, 0, 45), (45, 0, 45, 45)):
+            paint(x0 + left - 0.75, y0 + top - 0.75, x0 + right + 0.75, y0 + bottom + 0.75, (60, 60, 60))
     if warrior_on is not None:
         x, y = cell_centre_mm(warrior_on)
         half = WARRIOR_SIDE_MM / 2
@@ -246,10 +251,11 @@ def test_a_warrior_under_a_lamps_reflection_is_found_by_its_outline_and_its_colo
     assert cell in codes["glare_warrior"].cells and cell in codes["glare"].cells
 
 
-def test_the_bare_card_under_the_same_reflection_holds_no_warrior() -> None:
+@pytest.mark.parametrize("lines_show", [False, True])
+def test_the_bare_card_under_the_same_reflection_holds_no_warrior(lines_show: bool) -> None:
     from vision.scan import scan_image
 
-    photo, cell = glared_photo(warrior_on=None)
+    photo, cell = glared_photo(warrior_on=None, lines_show=lines_show)
     reading = scan_image(photo)
     assert cell not in {warrior.cell for warrior in reading.position.warriors}
     assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
