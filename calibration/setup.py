@@ -44,13 +44,13 @@ from vision.learn.pieces import (
     place_by_colour,
     ring_strength,
     token_image,
-    top_down,
     warrior_probability,
 )
 from vision.load import MIN_SIDE_PX, load_photo
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind
 from vision.read.cells import cell_pixels
+from vision.read.rectify import rectify
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -172,7 +172,7 @@ def calibrate_image(
         )
     timing["locate"] = 1000 * (time.perf_counter() - clock)
     clock = time.perf_counter()
-    view = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
+    view = rectify(image, fit.homography, READ_VIEW).astype(np.float32) / 255
     grey_world = light_colour(view)
     pixels = cell_pixels(view, READ_VIEW)
     gold_share = _gold_share(pixels, grey_world, gold_bgr)
@@ -181,7 +181,7 @@ def calibrate_image(
     # Gold is gold in every copy, near enough: how the reference kit's gold shows here is the
     # setup's light, to name colours and to guess how the palisades' wood will show.
     white = gold / (gold_bgr / 255)
-    face = top_down(image, fit.homography, FACE_VIEW)
+    face = rectify(image, fit.homography, FACE_VIEW)
     signs = face_looks(face, [*CORNERS, *SETUP_EMPTY], FACE_VIEW)
     outline = signs[:, WARRIOR_SIGNS.index("outline")]
     corners = len(CORNERS)

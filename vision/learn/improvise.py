@@ -43,13 +43,13 @@ from vision.learn.pieces import (
     gold_colour,
     placed_tokens,
     token_image,
-    top_down,
     warrior_odds,
 )
 from vision.locate.features import camera_from_homography
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, Kind, Looks
 from vision.read.cells import cell_pixels
+from vision.read.rectify import rectify
 from vision.read.slots import leans_mm
 
 Image = npt.NDArray[np.uint8]
@@ -138,9 +138,9 @@ def board_face(
     fit = fit or locate_by_grid(image, gold_bgr)
     if fit is None:
         return None
-    read = top_down(image, fit.homography, READ_VIEW).astype(np.float32) / 255
+    read = rectify(image, fit.homography, READ_VIEW).astype(np.float32) / 255
     gold = gold_colour(cell_pixels(read, READ_VIEW), light_colour(read), gold_bgr)
-    return BoardFace(fit, top_down(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))
+    return BoardFace(fit, rectify(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))
 
 
 def improvise(

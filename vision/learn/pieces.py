@@ -22,7 +22,6 @@ from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, FaceRas
 from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
-from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.weights import load_weights
 
 Image = npt.NDArray[np.uint8]
@@ -92,11 +91,6 @@ WARRIOR_WEIGHTS = load_weights("warriors")
 #: cells and 34 of 1,824 raster ones, these 43 and 35. The improvised profile, whose thresholds and
 #: readers were fitted around the raster world's weights, read worse with these in both worlds.
 EVERY_WORLD_WEIGHTS = load_weights("warriors-every-world")
-
-
-def top_down(image: Image, homography: FloatArray, view: FaceRaster) -> Image:
-    reduced, to_reduced = reduce_for_view(image, homography, view)
-    return warp_to_view(reduced, to_reduced @ homography, view)
 
 
 def gold_pixels(

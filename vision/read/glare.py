@@ -38,7 +38,8 @@ from vision.geometry import (
     cell_origin_mm,
     slot_segment_mm,
 )
-from vision.learn.pieces import outlined_token, top_down
+from vision.learn.pieces import outlined_token
+from vision.read.rectify import rectify
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
@@ -234,7 +235,7 @@ def warriors_under_glare(
     if not glared.any():
         return found
     view = FaceRaster(parameters.outline_px_per_mm)
-    face = top_down(image, homography, view)
+    face = rectify(image, homography, view)
     clipped = clipped_mask(face, parameters, view)
     s = view.px_per_mm
     lines = np.zeros(clipped.shape, np.uint8)
