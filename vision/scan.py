@@ -20,7 +20,7 @@ import vision.read.slots as slots_module
 from engine.board import CELLS, SLOTS, Cell, Slot
 from engine.check import CheckReport, Problem, check
 from engine.position import Position
-from vision.geometry import CANONICAL, FaceRaster
+from vision.geometry import CANONICAL
 from vision.load import MIN_SIDE_PX, Photo, load_photo
 from vision.locate.features import FoundBy, Located
 from vision.locate.find import find_board, improvised_only
@@ -33,7 +33,7 @@ from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
 from vision.read.glare import clipped_shares, warriors_under_glare
 from vision.read.judge import Judged, judge_cells, weighed_shares
 from vision.read.numerals import read_gold_values
-from vision.read.slots import SlotReading, palisade_mask, read_slots
+from vision.read.slots import SlotReading, read_slots
 from vision.read.view import (
     BoardView,
     token_colours,
@@ -189,9 +189,9 @@ def scan_image(
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     if glare is not None:
         with timer.stage("cells"):
-            outlines = FaceRaster(params.glare.outline_px_per_mm)
-            sticks = palisade_mask(palisades, view.camera, outlines)
-            hidden = warriors_under_glare(image, view.located.homography, glare[0], sticks, params.glare)
+            hidden = warriors_under_glare(
+                image, view.located.homography, glare[0], palisades, view.camera, params.glare
+            )
             cells = cells.with_warriors_under_glare(hidden & ~beyond.cells, params.glare.doubtful)
     readings = Readings(cells, slots, gold, glare, unknown, params, beyond)
     with timer.stage("assemble"):

@@ -21,13 +21,14 @@ level fitted on any set of photos.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_CELLS, SLOTS
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Slot
 from vision.geometry import (
     CANONICAL,
     GRID_LINE_MM,
@@ -39,7 +40,9 @@ from vision.geometry import (
     slot_segment_mm,
 )
 from vision.learn.pieces import outlined_token
+from vision.locate.features import Camera
 from vision.read.rectify import rectify
+from vision.read.slots import palisade_mask
 
 Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
@@ -211,7 +214,8 @@ def warriors_under_glare(
     image: Image,
     homography: FloatArray,
     cell_shares: FloatArray,
-    sticks: Mask | None = None,
+    palisades: Iterable[Slot] = (),
+    camera: Camera | None = None,
     parameters: GlareParams = GLARE_PARAMS,
 ) -> Mask:
     """Which cells under glare (``cell_shares``, :func:`clipped_shares`' first, at least
@@ -226,9 +230,10 @@ def warriors_under_glare(
     (:attr:`GlareParams.top_clipped`). Its colour is gone with its top: a warrior so found is read
     doubtful whatever its colour is read as. Two palisades standing at a cell's corner draw two
     such sides too, as do a cell's printed lines where pale art, not a reflection, clipped: the
-    edges within :attr:`GlareParams.beside_mm` of ``sticks`` (where the palisades read stand, on
-    the raster of :attr:`GlareParams.outline_px_per_mm`) or :attr:`GlareParams.line_beside_mm` of
-    the printed lines do not count (a reflection that clips the card hides its lines too).
+    edges within :attr:`GlareParams.beside_mm` of the ``palisades`` read (standing and leaning as
+    ``camera`` sees them, :func:`vision.read.slots.palisade_mask`) or
+    :attr:`GlareParams.line_beside_mm` of the printed lines do not count (a reflection that clips
+    the card hides its lines too).
     """
     glared = (cell_shares >= parameters.doubt_share) & np.array([cell not in GOLD_CELLS for cell in CELLS])
     found = np.zeros(len(CELLS), bool)
@@ -243,9 +248,8 @@ def warriors_under_glare(
         x0, y0 = cell_origin_mm(cell)
         box = (round(x0 * s), round(y0 * s)), (round((x0 + PITCH_MM) * s), round((y0 + PITCH_MM) * s))
         cv2.rectangle(lines, *box, 1, max(1, round(GRID_LINE_MM * s)))
-    ignored = _beside(lines, parameters.line_beside_mm * s)
-    if sticks is not None:
-        ignored |= _beside(sticks.astype(np.uint8), parameters.beside_mm * s)
+    sticks = palisade_mask(palisades, camera, view).astype(np.uint8)
+    ignored = _beside(lines, parameters.line_beside_mm * s) | _beside(sticks, parameters.beside_mm * s)
     for number in np.flatnonzero(glared):
         cell = CELLS[number]
         (x, y, angle), sides, bends = outlined_token(face, cell, view, ignore=ignored)
