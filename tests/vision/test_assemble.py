@@ -392,6 +392,63 @@ def test_where_many_readings_are_in_doubt_the_merely_likely_ones_are_doubtful_to
     assert assembled.slot_confidence[0] == pytest.approx(0.9)
 
 
+@pytest.mark.parametrize("doubtful_cells", [4, 5])
+def test_many_doubts_of_both_kinds_together_make_the_likely_readings_of_both_doubtful(
+    doubtful_cells: int,
+) -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # ``doubtful_cells`` cells 60 % sure, too few alone, and two 90 % sure; eleven slots 60 % sure of
+    # no palisade, enough alone, and one 90 % sure: sixteen doubts in all with five cells.
+    unsure = {i: [0.4, 0.0, 0.6, 0.0, 0.0] for i in range(doubtful_cells)}
+    likely = {doubtful_cells + i: [0.1, 0.0, 0.9, 0.0, 0.0] for i in range(2)}
+    probabilities = np.full(len(SLOTS), 0.01)
+    probabilities[:11] = 0.4
+    probabilities[11] = 0.1
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = 1.0
+    assembled = assemble(
+        board(unsure | likely), SlotReading(probabilities, features), {}, players=COLOURS[:2]
+    )
+    likely_cells = [OFF_GOLD[i] for i in likely]
+    warning = next(problem for problem in assembled.warnings if problem.code == "many_doubts")
+    cells = [assembled.cell_confidence[cell.number] for cell in likely_cells]
+    # The slots' own doubts are enough for their likely reading; the cells' only with the slots'.
+    assert assembled.slot_confidence[11] <= ASSEMBLE_PARAMS.doubtful
+    assert [slot.number for slot in warning.palisades] == [11]
+    if doubtful_cells + 11 >= ASSEMBLE_PARAMS.many_doubts_in_all:
+        assert max(cells) <= ASSEMBLE_PARAMS.doubtful and set(warning.cells) == set(likely_cells)
+    else:
+        assert min(cells) >= 0.9 and not warning.cells
+    assert not assembled.position.palisades
+
+
+@pytest.mark.parametrize("doubtful_slots", [19, 20])
+def test_a_photo_mostly_in_doubt_marks_all_but_its_near_certain_readings(doubtful_slots: int) -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    # Twenty cells 60 % sure of being empty, a warrior 98 % sure and one 99.9 % sure;
+    # ``doubtful_slots`` slots 60 % sure of no palisade, the others 99.9 % sure: forty doubts in all
+    # with twenty slots.
+    unsure = {i: [0.6, 0.0, 0.4, 0.0, 0.0] for i in range(20)}
+    likely = {20: [0.02, 0.0, 0.98, 0.0, 0.0], 21: [0.001, 0.0, 0.999, 0.0, 0.0]}
+    probabilities = np.full(len(SLOTS), 0.001)
+    probabilities[:doubtful_slots] = 0.4
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = 1.0
+    assembled = assemble(
+        board(unsure | likely), SlotReading(probabilities, features), {}, players=COLOURS[:2]
+    )
+    confidence = assembled.cell_confidence
+    mostly = 20 + doubtful_slots >= ASSEMBLE_PARAMS.most_in_doubt
+    assert (confidence[OFF_GOLD[20].number] <= ASSEMBLE_PARAMS.doubtful) == mostly
+    assert confidence[OFF_GOLD[21].number] >= 0.999
+    assert assembled.slot_confidence[doubtful_slots:].min() >= 0.999
+    assert {warrior.cell for warrior in assembled.position.warriors} == {OFF_GOLD[20], OFF_GOLD[21]}
+
+
 def test_readings_beyond_the_photo_s_edge_are_not_counted_as_in_doubt() -> None:
     from vision.read.assemble import doubt_many
 

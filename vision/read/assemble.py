@@ -109,6 +109,22 @@ class AssembleParams:
     #: copies read without a profile), for 0.9 needless marks a photo more.
     many_doubts: int = 8
     sure_among_doubts: float = 0.95
+    #: Where at least this many of a photo's cells and slots together are doubtful, both kinds'
+    #: readings under :attr:`sure_among_doubts` are doubtful (twice :attr:`many_doubts`): what
+    #: makes a photo unlike the tuning ones (its light, a glare, a copy's busy art) seldom spares one
+    #: kind. On the same nine tuning folders a raster copy's photo read without a profile doubted 7
+    #: cells and 32 slots and read a player's whole colour as empty, five of its seven cells 85 to
+    #: 94 % sure.
+    many_doubts_in_all: int = 16
+    #: Where, those caps made, at least this many of a photo's readings are doubtful (over a third of
+    #: its 107), the photo is mostly unreadable, and every reading under
+    #: :attr:`sure_in_doubtful_photo` is doubtful. On the same tuning folders the silent mistakes in
+    #: such photos were read 95 to 99 % sure on path-traced copies (a whole colour seen as
+    #: another's, a stick's shadow taken for a palisade): trusted 89.7 -> 95.3 % without a profile
+    #: and 94.3 -> 96.6 % with, for 2.1 and 1.5 needless marks a photo more there, 0.4 at most
+    #: elsewhere.
+    most_in_doubt: int = 40
+    sure_in_doubtful_photo: float = 0.99
 
 
 ASSEMBLE_PARAMS = AssembleParams()
@@ -826,10 +842,13 @@ def doubt_many(
     beyond_slots: set[int] | None = None,
     params: AssembleParams = ASSEMBLE_PARAMS,
 ) -> tuple[FloatArray, FloatArray, set[int], set[int], list[Problem]]:
-    """The confidences where many of a photo's readings of one kind are doubtful
-    (:attr:`AssembleParams.many_doubts`): that kind's others under
-    :attr:`AssembleParams.sure_among_doubts` capped at :attr:`AssembleParams.doubtful`; the cells and
-    slots so capped, and one warning naming them (none where nothing is capped). The cells and
+    """The confidences where many of a photo's readings are doubtful: of one kind
+    (:attr:`AssembleParams.many_doubts`), that kind's others under
+    :attr:`AssembleParams.sure_among_doubts` capped at :attr:`AssembleParams.doubtful`; of both kinds
+    together (:attr:`AssembleParams.many_doubts_in_all`), both kinds' others; and where, so capped,
+    the photo is mostly in doubt (:attr:`AssembleParams.most_in_doubt`), every reading under
+    :attr:`AssembleParams.sure_in_doubtful_photo`. Returns the cells and slots so capped, and one
+    warning naming them (none where nothing is capped). The cells and
     slots ``beyond_cells`` and ``beyond_slots`` name (beyond the photo's edge) are neither counted
     nor capped: what the photo does not show says nothing of how well it reads the rest.
 
@@ -839,22 +858,49 @@ def doubt_many(
     ([0.5, 0.7, 0.7, 0.99], [8, 9], set(), 'many_doubts')
     >>> doubt_many(cells, np.full(67, 0.9), beyond_cells={0})[2]
     set()
+
+    Five doubtful cells, too few alone, beside eleven doubtful slots: sixteen in all.
+
+    >>> cells[:3] = 0.99
+    >>> slots = np.array([0.5] * 11 + [0.9] + [0.99] * 55)
+    >>> capped, capped_slots, named, named_slots, _ = doubt_many(cells, slots)
+    >>> sorted(named), sorted(named_slots)
+    ([8, 9], [11])
+    >>> sorted(doubt_many(cells, np.append(slots[1:], 0.99))[2])  # fifteen: nothing capped
+    []
+
+    Forty readings in doubt: a reading 98 % sure is doubtful too, one 99.5 % sure is not.
+
+    >>> cells = np.array([0.5] * 20 + [0.98, 0.995] + [0.999] * 18)
+    >>> capped = doubt_many(cells, np.array([0.5] * 20 + [0.999] * 47))[0]
+    >>> capped[20:22].tolist()
+    [0.7, 0.995]
     """
+    seen_cells, seen_slots = np.ones(len(cell_confidence), bool), np.ones(len(slot_confidence), bool)
+    seen_cells[sorted(beyond_cells or set())] = False
+    seen_slots[sorted(beyond_slots or set())] = False
+    seen = (seen_cells, seen_slots)
+    confidences = [cell_confidence, slot_confidence]
+    named: list[set[int]] = [set(), set()]
 
-    def capped(confidence: FloatArray, beyond: set[int]) -> tuple[FloatArray, set[int]]:
-        seen = np.ones(len(confidence), bool)
-        seen[sorted(beyond)] = False
-        doubtful = seen & (confidence < params.uncertain)
-        if doubtful.sum() < params.many_doubts:
-            return confidence, set()
-        lowered = seen & ~doubtful & (confidence < params.sure_among_doubts)
-        return (
-            np.where(lowered, np.minimum(confidence, params.doubtful), confidence),
-            set(np.flatnonzero(lowered).tolist()),
-        )
+    def doubts() -> list[int]:
+        return [int((part & (c < params.uncertain)).sum()) for part, c in zip(seen, confidences, strict=True)]
 
-    cell_confidence, cells = capped(cell_confidence, beyond_cells or set())
-    slot_confidence, slots = capped(slot_confidence, beyond_slots or set())
+    def cap(kind: int, below: float) -> None:
+        confidence = confidences[kind]
+        lowered = seen[kind] & (confidence >= params.uncertain) & (confidence < below)
+        confidences[kind] = np.where(lowered, np.minimum(confidence, params.doubtful), confidence)
+        named[kind] |= set(np.flatnonzero(lowered).tolist())
+
+    counts = doubts()
+    for kind, count in enumerate(counts):
+        if count >= params.many_doubts or sum(counts) >= params.many_doubts_in_all:
+            cap(kind, params.sure_among_doubts)
+    # Counted again as the first caps left them: a photo mostly in doubt.
+    if sum(doubts()) >= params.most_in_doubt:
+        for kind in range(2):
+            cap(kind, params.sure_in_doubtful_photo)
+    (cell_confidence, slot_confidence), (cells, slots) = confidences, named
     warnings = naming(
         "many_doubts",
         "so much of this photo is in doubt that readings short of near-certain are doubtful too: {}; "
