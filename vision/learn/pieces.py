@@ -505,13 +505,10 @@ def upright(face: Image, place: Place, side: int, border: int = cv2.BORDER_CONST
     return cast(Image, cv2.warpAffine(face, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border))
 
 
-def fill_tokens(
-    face: Image, warriors: list[Place], params: PieceParams = PIECE_PARAMS, view: FaceRaster = FACE_VIEW
-) -> Image:
-    """The face (seen in ``view``) with what the gold and the warriors at ``warriors`` hide filled in
-    from around them."""
+def fill_tokens(face: Image, warriors: list[Place], params: PieceParams = PIECE_PARAMS) -> Image:
+    """The face with what the gold and the corner warriors hide filled in from around them."""
     mask = np.zeros(face.shape[:2], np.uint8)
-    s = view.px_per_mm
+    s = FACE_VIEW.px_per_mm
     for cell in GOLD_CELLS:
         x, y = cell_centre_mm(cell)
         cv2.circle(mask, (round(x * s), round(y * s)), round(GOLD_FILL_RADIUS_MM * s), 255, -1)
@@ -519,31 +516,27 @@ def fill_tokens(
         size = (WARRIOR_SIDE_MM + 2 * params.warrior_fill_margin_mm) * s
         corners = cv2.boxPoints(((x, y), (size, size), angle))
         cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
-    return fill_in(face, mask, PITCH_MM * s / 60, FILL_PX_PER_MM / s)
+    return fill_in(face, mask, PITCH_MM * s / 60)
 
 
-#: Holes in a face are filled on a copy of it this many pixels a millimetre.
-FILL_PX_PER_MM = 1.25
-
-
-def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0, shrink: float = 0.25) -> Image:
+def fill_in(face: Image, mask: npt.NDArray[np.uint8], blend_px: float = 0.0) -> Image:
     """``face`` with what ``mask`` covers filled in from around it, blended over ``blend_px`` (a
-    Gaussian's sigma; 0 for a hard edge), the fill made on a copy ``shrink`` times its size.
+    Gaussian's sigma; 0 for a hard edge).
 
     >>> face = np.zeros((80, 120, 3), np.uint8)
     >>> face[:, :] = (30, 60, 90)
     >>> face[30:50, 50:70] = (255, 255, 255)  # a token on plain art
     >>> mask = np.zeros((80, 120), np.uint8)
     >>> mask[28:52, 48:72] = 255
-    >>> for shrink in (0.25, 0.5):
-    ...     filled = fill_in(face, mask, shrink=shrink)
+    >>> for blend_px in (0.0, 2.0):
+    ...     filled = fill_in(face, mask, blend_px)
     ...     print(filled[40, 60].tolist(), bool((filled[mask == 0] == face[mask == 0]).all()))
     [30, 60, 90] True
-    [30, 60, 90] True
+    [30, 60, 90] False
     """
-    # Inpainting at full size is slow for holes this large; fill a smaller copy, then lay its fill
-    # into the full face where the mask is.
-    small = cv2.resize(face, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    # Inpainting at full size is slow for holes this large; fill a quarter-size copy, then lay its
+    # fill into the full face where the mask is.
+    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     small_mask = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
     filled = cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA)
     big = cv2.resize(filled, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
