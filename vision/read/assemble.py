@@ -109,8 +109,9 @@ class AssembleParams:
     #: copies read without a profile), for 0.9 needless marks a photo more.
     many_doubts: int = 8
     sure_among_doubts: float = 0.95
-    #: Where at least this many of a photo's cells and slots together are doubtful, both kinds'
-    #: readings under :attr:`sure_among_doubts` are doubtful (twice :attr:`many_doubts`): what
+    #: Where at least this many of a photo's cells and slots together are doubtful (those a kind's
+    #: own count marked among them), both kinds' readings under :attr:`sure_among_doubts` are
+    #: doubtful (twice :attr:`many_doubts`): what
     #: makes a photo unlike the tuning ones (its light, a glare, a copy's busy art) seldom spares one
     #: kind. On the same nine tuning folders a raster copy's photo read without a profile doubted 7
     #: cells and 32 slots and read a player's whole colour as empty, five of its seven cells 85 to
@@ -859,14 +860,15 @@ def doubt_many(
     >>> doubt_many(cells, np.full(67, 0.9), beyond_cells={0})[2]
     set()
 
-    Five doubtful cells, too few alone, beside eleven doubtful slots: sixteen in all.
+    Five doubtful cells, too few alone, beside ten doubtful slots and one their own count marks:
+    sixteen in all.
 
     >>> cells[:3] = 0.99
-    >>> slots = np.array([0.5] * 11 + [0.9] + [0.99] * 55)
+    >>> slots = np.array([0.5] * 10 + [0.9] + [0.99] * 56)
     >>> capped, capped_slots, named, named_slots, _ = doubt_many(cells, slots)
     >>> sorted(named), sorted(named_slots)
-    ([8, 9], [11])
-    >>> sorted(doubt_many(cells, np.append(slots[1:], 0.99))[2])  # fifteen: nothing capped
+    ([8, 9], [10])
+    >>> sorted(doubt_many(cells, np.where(slots == 0.9, 0.99, slots))[2])  # fifteen: no cell marked
     []
 
     Forty readings in doubt: a reading 98 % sure is doubtful too, one 99.5 % sure is not.
@@ -892,11 +894,13 @@ def doubt_many(
         confidences[kind] = np.where(lowered, np.minimum(confidence, params.doubtful), confidence)
         named[kind] |= set(np.flatnonzero(lowered).tolist())
 
-    counts = doubts()
-    for kind, count in enumerate(counts):
-        if count >= params.many_doubts or sum(counts) >= params.many_doubts_in_all:
+    # Each count as the caps before it left the readings: a reading they marked is in doubt too.
+    for kind, count in enumerate(doubts()):
+        if count >= params.many_doubts:
             cap(kind, params.sure_among_doubts)
-    # Counted again as the first caps left them: a photo mostly in doubt.
+    if sum(doubts()) >= params.many_doubts_in_all:
+        for kind in range(2):
+            cap(kind, params.sure_among_doubts)
     if sum(doubts()) >= params.most_in_doubt:
         for kind in range(2):
             cap(kind, params.sure_in_doubtful_photo)
