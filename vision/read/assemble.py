@@ -115,15 +115,15 @@ class AssembleParams:
     #: makes a photo unlike the tuning ones (its light, a glare, a copy's busy art) seldom spares one
     #: kind. On the same nine tuning folders a raster copy's photo read without a profile doubted 7
     #: cells and 32 slots and read a player's whole colour as empty, five of its seven cells 85 to
-    #: 94 % sure; silent mistakes 40 -> 33, for 0.6 needless marks a photo more at most.
+    #: 94 % sure.
     many_doubts_in_all: int = 16
     #: Where, those caps made, at least this many of a photo's readings are doubtful (over a third of
     #: its 107), the photo is mostly unreadable, and every reading under
     #: :attr:`sure_in_doubtful_photo` is doubtful. On the same tuning folders the silent mistakes in
     #: such photos were read 95 to 99 % sure on path-traced copies (a whole colour seen as
-    #: another's, a stick's shadow taken for a palisade): there trusted 89.7 -> 93.1 % without a
-    #: profile and 94.3 -> 96.6 % with, for 1.9 and 1.4 needless marks a photo more, 0.5 at most
-    #: elsewhere; silent mistakes 33 -> 26 over the nine folders.
+    #: another's, a stick's shadow taken for a palisade). With both kinds together, silent mistakes
+    #: over the nine folders 40 -> 23; path-traced copies trusted 88.5 -> 93.1 % without a profile
+    #: and 94.3 -> 96.6 % with, for 3.0 and 2.1 needless marks a photo more, 0.8 at most elsewhere.
     most_in_doubt: int = 40
     sure_in_doubtful_photo: float = 0.99
 
