@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, OFF_GOLD_CELLS, SLOTS
+from engine.board import CELLS, OFF_GOLD_CELLS, SLOTS, Cell
 from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, lab_of, unique_names
 from vision.geometry import GRID_H_MM, GRID_LINE_MM, GRID_W_MM, MARGIN_MM, slot_segment_mm
@@ -34,6 +34,7 @@ from vision.learn.pieces import (
     FACE_VIEW,
     PIECE_PARAMS,
     READ_VIEW,
+    Place,
     bgr_to_rgb,
     dominant_colour,
     emblem,
@@ -47,7 +48,8 @@ from vision.learn.pieces import (
 )
 from vision.locate.features import camera_from_homography
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
-from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, Kind, Looks
+from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind, Looks
+from vision.parallel import both, each
 from vision.read.cells import cell_pixels
 from vision.read.rectify import rectify
 from vision.read.slots import leans_mm
@@ -167,40 +169,18 @@ def improvise(
         for rank, cell in enumerate(ranked)
         if looks[cell] >= SURE_WARRIOR or (rank < params.min_sure_warriors and looks[cell] >= LIKELY_WARRIOR)
     ]
-    pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
-    # Four players at most: the largest groups are theirs, the rest taken for art that looked
-    # like a warrior.
-    groups = _merged_by_emblem(
-        [
-            (colour, [pictures[i] for i in members])
-            for colour, members in sorted(
-                _group_by_colour(pictures, white, params=params), key=lambda group: -len(group[1])
-            )
-            if len(members) == 1
-            or _emblem_matches([pictures[i] for i in members], params=params)[0].max()
-            >= params.min_group_emblem
-        ],
-        params=params,
-    )[: params.max_players]
-    unclear = [token_image(face, placed[cell], FACE_VIEW) for cell in off_gold if cell not in sure]
-    seen_surely = len(groups)
-    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
-        : params.max_players - len(groups)
-    ]
-    colours, tokens = {}, {}
-    names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
-    alike = alike_groups(groups, names, white, seen_surely, params=params)
-    for name, (colour, members) in zip(names, groups, strict=True):
-        colours[name] = bgr_to_rgb(colour)
-        tokens[name] = _middle(members)
-    # Two players at least: a board with one colour seen was still set up for two.
-    for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
-        colours[name] = bgr_to_rgb(white * 0.5)
     camera = camera_from_homography(fit.homography, image.shape[1], image.shape[0])
-    face = _bare_lines(fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera), params=params)
+    # The face made bare and the players' looks read from the same warriors: neither needs the
+    # other, and the first is mostly OpenCV's work, which leaves Python free for the second.
+    bare, (colours, tokens, alike) = both(
+        lambda: _bare_lines(
+            fill_tokens(face, [placed[cell] for cell in sure]), leans_mm(camera), params=params
+        ),
+        lambda: _players(face, placed, sure, white, params),
+    )
     profile = Looks(
         name="unknown copy",
-        face=face,
+        face=bare,
         colours=colours,
         gold=bgr_to_rgb(gold),
         wood=bgr_to_rgb(rgb_to_bgr_float(REFERENCE_WOOD) * white),
@@ -211,6 +191,47 @@ def improvise(
         alike=alike,
     )
     return Improvised(profile, fit)
+
+
+def _players(
+    face: Image,
+    placed: dict[Cell, Place],
+    sure: list[Cell],
+    white: FloatArray,
+    params: ImproviseParams = IMPROVISE_PARAMS,
+) -> tuple[dict[str, RGB], dict[str, Image], tuple[tuple[str, str], ...]]:
+    """The players a board's warriors show (``placed`` on ``face``, the ``sure`` ones first): each
+    one's colour and warrior picture by name, and the names of those that look like another's
+    (:func:`alike_groups`). Two players at least: a board with one colour seen was still set up
+    for two."""
+    pictures = [token_image(face, placed[cell], FACE_VIEW) for cell in sure]
+    # Four players at most: the largest groups are theirs, the rest taken for art that looked
+    # like a warrior.
+    groups = _merged_by_emblem(
+        [
+            (colour, [pictures[i] for i in members])
+            for colour, members in sorted(
+                _group_by_colour(pictures, white, params=params), key=lambda group: -len(group[1])
+            )
+            if len(members) == 1
+            or _any_emblems_match([pictures[i] for i in members], params.min_group_emblem)
+        ],
+        params=params,
+    )[: params.max_players]
+    unclear = [token_image(face, place, FACE_VIEW) for cell, place in placed.items() if cell not in sure]
+    seen_surely = len(groups)
+    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
+        : params.max_players - len(groups)
+    ]
+    colours, tokens = {}, {}
+    names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
+    alike = alike_groups(groups, names, white, seen_surely, params=params)
+    for name, (colour, members) in zip(names, groups, strict=True):
+        colours[name] = bgr_to_rgb(colour)
+        tokens[name] = _middle(members)
+    for name in unique_names([*colours, "unknown", "unknown"])[len(colours) :][: max(0, 2 - len(colours))]:
+        colours[name] = bgr_to_rgb(white * 0.5)
+    return colours, tokens, alike
 
 
 def alike_groups(
@@ -266,8 +287,8 @@ def _group_by_colour(
     """The warriors' pictures grouped by their back's colour: each group's colour and members."""
     groups: list[tuple[FloatArray, list[int]]] = []
     labs: list[FloatArray] = []
-    for i, picture in enumerate(pictures):
-        colour, _ = dominant_colour(_back(picture, params=params))
+    backs = each(lambda picture: dominant_colour(_back(picture, params=params))[0], pictures)
+    for i, colour in enumerate(backs):
         lab = _lab(colour, white)
         near = [
             k
@@ -346,6 +367,25 @@ def _middle(pictures: list[Image]) -> Image:
     return cast(Image, np.median(np.stack(pictures), axis=0).astype(np.uint8))
 
 
+def _any_emblems_match(pictures: list[Image], bar: float) -> bool:
+    """Whether any picture's emblem matches another's at least ``bar`` (the largest of
+    :func:`_emblem_matches`, which this stops working out at the first such pair).
+
+    >>> star = np.zeros((40, 40, 3), np.uint8)
+    >>> star[8:32, 18:22] = 255
+    >>> star[18:22, 8:20] = 255
+    >>> bar = np.zeros_like(star)
+    >>> bar[18:22, 4:36] = 255
+    >>> _any_emblems_match([star, np.rot90(star).copy()], 0.9), _any_emblems_match([star, bar], 0.9)
+    (True, False)
+    """
+    emblems = [emblem(picture) for picture in pictures]
+    return any(
+        emblem_match(emblems[a], emblems[b])[1] >= bar
+        for a, b in itertools.permutations(range(len(emblems)), 2)
+    )
+
+
 def _emblem_matches(
     pictures: list[Image], params: ImproviseParams = IMPROVISE_PARAMS
 ) -> tuple[FloatArray, npt.NDArray[np.int_]]:
@@ -355,8 +395,11 @@ def _emblem_matches(
     emblems = [emblem(picture) for picture in pictures]
     turns = np.zeros((len(pictures), len(pictures)), int)
     matches = np.full((len(pictures), len(pictures)), -1.0)
-    for a, b in itertools.permutations(range(len(pictures)), 2):
-        turns[a, b], matches[a, b] = emblem_match(emblems[a], emblems[b])
+    pairs = list(itertools.permutations(range(len(pictures)), 2))
+    for (a, b), (turn, match) in zip(
+        pairs, each(lambda pair: emblem_match(emblems[pair[0]], emblems[pair[1]]), pairs), strict=True
+    ):
+        turns[a, b], matches[a, b] = turn, match
     return matches, turns
 
 

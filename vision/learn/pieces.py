@@ -22,6 +22,7 @@ from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, WARRIOR_SIDE_MM, FaceRas
 from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
+from vision.parallel import each
 from vision.weights import load_weights
 
 Image = npt.NDArray[np.uint8]
@@ -402,13 +403,15 @@ def placed_tokens(
 ) -> tuple[list[Place], FloatArray]:
     """Per cell, where :func:`find_token` finds a warrior and (rows) that warrior's
     :func:`warrior_signs`: the cell's edges worked out once for both."""
-    places, rows = [], []
-    for cell in cells:
+
+    def placed(cell: Cell) -> tuple[Place, FloatArray]:
         edges, origin = _cell_edges(face, cell, view), view.cell_box(cell)[:2]
         place = _token_on_edges(edges, origin, view, params)
-        places.append(place)
-        rows.append(_signs(face, _outline_on_edges(edges, origin, place, view), place, view, params))
-    return places, np.array(rows, np.float64).reshape(len(cells), len(WARRIOR_SIGNS))
+        return place, _signs(face, _outline_on_edges(edges, origin, place, view), place, view, params)
+
+    found = each(placed, cells)
+    rows = np.array([signs for _, signs in found], np.float64)
+    return [place for place, _ in found], rows.reshape(len(cells), len(WARRIOR_SIGNS))
 
 
 def warrior_odds(signs: FloatArray, weights: npt.ArrayLike = WARRIOR_WEIGHTS) -> FloatArray:

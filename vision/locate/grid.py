@@ -43,6 +43,7 @@ from vision.geometry import (
 from vision.locate.features import FoundBy
 from vision.locate.gridlines import lattice_homographies
 from vision.locate.lattice import gold_tokens, lines_beyond, settle
+from vision.parallel import each
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import dark_lines
 
@@ -642,23 +643,26 @@ def _align_blocks(
     s = view.px_per_mm
     pad = round(search_mm * s)
     line = round(GRID_LINE_MM * s)
-    sources, targets = [], []
-    for row, col, rows, cols in _BLOCKS:
+
+    def aligned(block: tuple[int, int, int, int]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        row, col, rows, cols = block
         x0 = round((MARGIN_MM + col * PITCH_MM) * s) - line
         y0 = round((MARGIN_MM + row * PITCH_MM) * s) - line
         x1 = round((MARGIN_MM + (col + cols) * PITCH_MM) * s) + line + 1
         y1 = round((MARGIN_MM + (row + rows) * PITCH_MM) * s) + line + 1
         if y0 - pad < 0 or x0 - pad < 0 or y1 + pad > lines.shape[0] or x1 + pad > lines.shape[1]:
-            continue
+            return None
         score = cv2.matchTemplate(
             lines[y0 - pad : y1 + pad, x0 - pad : x1 + pad], template[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED
         )
         _, peak, _, (px, py) = cv2.minMaxLoc(score)
         if peak < 0.15:
-            continue
+            return None
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        sources.append(centre)
-        targets.append((centre[0] + px - pad, centre[1] + py - pad))
+        return centre, (centre[0] + px - pad, centre[1] + py - pad)
+
+    pairs = [pair for pair in each(aligned, _BLOCKS) if pair is not None]
+    sources, targets = [source for source, _ in pairs], [target for _, target in pairs]
     if len(sources) < params.min_blocks:
         return None
     # A block can lock onto the grid a cell away, or onto a palisade: only blocks that agree count.
@@ -720,22 +724,7 @@ def _onto_crossings(
     for search_mm in params.search_mm:
         if lines is None:
             lines = _view_lines(grey, homography, view)
-        reach = round((params.arm_mm + search_mm) * view.px_per_mm)
-        search = round(search_mm * view.px_per_mm)
-        sources, targets = [], []
-        for (x_mm, y_mm), arm in zip(CROSSINGS_MM, CROSSING_ARMS, strict=True):
-            cx, cy = round(x_mm * view.px_per_mm), round(y_mm * view.px_per_mm)
-            y0, x0 = cy - reach, cx - reach
-            if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
-                continue
-            window = lines[y0 : cy + reach + 1, x0 : cx + reach + 1]
-            template = _cross_template(arm, view, params=params)
-            score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
-            _, peak, _, (px, py) = cv2.minMaxLoc(score)
-            if peak < 0.3:
-                continue
-            sources.append((cx, cy))
-            targets.append((cx + px - search, cy + py - search))
+        sources, targets = _crossings_seen(lines, view, search_mm, params)
         if len(sources) < params.min_crossings:
             break
         correction, mask = cv2.findHomography(
@@ -747,6 +736,33 @@ def _onto_crossings(
         homography = homography @ np.linalg.inv(scale) @ correction @ scale
         lines = None
     return homography, agreeing
+
+
+def _crossings_seen(
+    lines: FloatImage, view: FaceRaster, search_mm: float, params: GridParams = GRID_PARAMS
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where each crossing of the grid should lie in ``lines`` (:func:`_view_lines`) and where it
+    was found within ``search_mm`` of there, for those found clearly enough (view pixels)."""
+    reach = round((params.arm_mm + search_mm) * view.px_per_mm)
+    search = round(search_mm * view.px_per_mm)
+
+    def found(
+        crossing: tuple[tuple[float, float], tuple[bool, bool, bool, bool]],
+    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        (x_mm, y_mm), arm = crossing
+        cx, cy = round(x_mm * view.px_per_mm), round(y_mm * view.px_per_mm)
+        y0, x0 = cy - reach, cx - reach
+        if y0 < 0 or x0 < 0 or cy + reach >= lines.shape[0] or cx + reach >= lines.shape[1]:
+            return None
+        window = lines[y0 : cy + reach + 1, x0 : cx + reach + 1]
+        score = cv2.matchTemplate(window, _cross_template(arm, view, params=params), cv2.TM_CCOEFF_NORMED)
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak < 0.3:
+            return None
+        return (cx, cy), (cx + px - search, cy + py - search)
+
+    pairs = [pair for pair in each(found, zip(CROSSINGS_MM, CROSSING_ARMS, strict=True)) if pair is not None]
+    return [source for source, _ in pairs], [target for _, target in pairs]
 
 
 def outline_quads(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[FloatArray]:

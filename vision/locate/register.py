@@ -26,6 +26,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.colour import channel_mean
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, warp_terms
+from vision.parallel import each
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import box_correlations, detail
 
@@ -301,10 +302,10 @@ def art_matches(
         scores = np.sort(box_correlations(seen, against, boxes))
         return float(scores[-params.best_cells :].mean())
 
-    scores = []
-    for homography in homographies:
+    def score(homography: FloatArray) -> float:
         reduced, to_reduced = reduce_for_view(image, homography, view)
         top = warp_to_view(reduced, to_reduced @ homography, view).astype(np.float32)
         photo_detail = detail(cast(FloatImage, channel_mean(top) / 255), sigma)
-        scores.append(matched(photo_detail, face_detail) - matched(photo_detail, moved))
-    return scores
+        return matched(photo_detail, face_detail) - matched(photo_detail, moved)
+
+    return each(score, homographies)

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.geometry import CANONICAL, FaceRaster
 from vision.learn.pieces import PIECE_PARAMS, PieceParams, emblem, emblem_match, find_token, token_image
+from vision.parallel import each
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 
 FloatImage = npt.NDArray[np.float32]
@@ -86,14 +87,18 @@ def emblem_colours(
     if not len(warriors):
         return reading
     face = np.clip(balanced * 255, 0, 255).astype(np.uint8)
-    emblems: dict[int, FloatImage] = {}
+
+    def cell_emblem(cell: int) -> FloatImage:
+        return emblem(token_image(face, find_token(face, CELLS[cell], view, pieces), view), pieces)
+
+    # Every warrior's emblem is matched below, the sure ones' with the others'.
+    emblems = dict(zip(warriors.tolist(), each(cell_emblem, warriors.tolist()), strict=True))
     scores: dict[tuple[int, int], float] = {}
 
     def score(number: int, other: int) -> float:
         for cell in (number, other):
             if cell not in emblems:
-                picture = token_image(face, find_token(face, CELLS[cell], view, pieces), view)
-                emblems[cell] = emblem(picture, pieces)
+                emblems[cell] = cell_emblem(cell)
         if (number, other) not in scores:
             scores[number, other] = emblem_match(emblems[number], emblems[other])[1]
         return scores[number, other]

@@ -32,6 +32,7 @@ from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, FaceRaster, cell_centre_
 from vision.learn.pieces import warrior_odds
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import Looks
+from vision.parallel import each
 from vision.templates import TemplateBank, best_matches, template_bank
 from vision.weights import world_mean
 
@@ -136,13 +137,18 @@ def token_match(
     bank = _bank(profile, view, params)
     # The bank holds every turn of one colour, then the next.
     colours = [columns[name] for name, _ in templates]
-    for row, cell in enumerate(cells):
+
+    def matched(cell: Cell) -> FloatArray | None:
         x, y = (round(v * view.px_per_mm) for v in cell_centre_mm(cell))
         half = (side - 1) // 2 + reach
         window = image[max(0, y - half) : y + half + 1, max(0, x - half) : x + half + 1]
         if window.shape[0] < side or window.shape[1] < side:
-            continue
-        result[row, colours] = best_matches(window, bank).reshape(len(colours), len(TURNS_DEG)).max(axis=1)
+            return None
+        return cast(FloatArray, best_matches(window, bank).reshape(len(colours), len(TURNS_DEG)).max(axis=1))
+
+    for row, best in enumerate(each(matched, cells)):
+        if best is not None:
+            result[row, colours] = best
     return result
 
 
