@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,13 @@ def register_bench(bench_subparsers: Any) -> None:
         default=0.0,
         help="read every board cut off by this share of it (0 to 1) at one side of the photo, "
         "the sides in turn (needs the truth's render.corners_px)",
+    )
+    parser.add_argument(
+        "--threads",
+        metavar="N",
+        type=int,
+        help="read each photo on N threads (1: on one; default: $ARMADORA_SCAN_THREADS, else the "
+        "cores, at most 4); the readings are the same whatever N",
     )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_run_bench)
@@ -152,6 +160,7 @@ def _run_scan(args: argparse.Namespace) -> int:
 def _run_bench(args: argparse.Namespace) -> int:
     from calibration.profile import ProfileError
     from vision.bench.accuracy import main_scan
+    from vision.parallel import THREADS_ENV
 
     try:
         profile = _profile(args.profile)
@@ -174,6 +183,11 @@ def _run_bench(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.threads is not None:
+        if args.threads < 1:
+            print(f"armadora bench scan: --threads takes 1 or more, not {args.threads}", file=sys.stderr)
+            return 2
+        os.environ[THREADS_ENV] = str(args.threads)
     learn = _learner() if args.calibrate else None
     return main_scan(args.folder, profile, args.json, learn, args.improvise, args.cut)
 

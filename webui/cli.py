@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -94,6 +95,16 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv).parse_args(argv)
+    if os.environ.get("ARMADORA_SCAN_THREADS", "").strip():
+        # Checked before any command runs (a scan would meet it half way through a photo), and
+        # only where it is set: the engine's commands load nothing of the scanner.
+        from vision.parallel import chosen_threads
+
+        try:
+            chosen_threads()
+        except ValueError as error:
+            print(f"armadora: {error}", file=sys.stderr)
+            return 2
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from console import run
 
 import vision.parallel as parallel
 from vision.parallel import THREADS_ENV, both, chosen_threads, each, threads
@@ -77,6 +78,17 @@ def test_a_wrong_number_of_threads_is_named(monkeypatch: pytest.MonkeyPatch, val
     monkeypatch.setenv(THREADS_ENV, value)
     with pytest.raises(ValueError, match=f"{THREADS_ENV} must be a whole number of threads, 1 or more"):
         threads()
+
+
+def test_the_command_refuses_a_wrong_number_of_threads_before_it_runs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(THREADS_ENV, "many")
+    code, _, err = run(capsys, "bench", "scan", str(tmp_path))
+    assert code == 2 and f"armadora: {THREADS_ENV} must be a whole number of threads" in err
+    monkeypatch.setenv(THREADS_ENV, "2")
+    code, _, err = run(capsys, "bench", "scan", str(tmp_path), "--threads", "0")
+    assert code == 2 and "--threads takes 1 or more, not 0" in err
 
 
 @pytest.mark.slow

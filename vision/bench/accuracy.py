@@ -25,6 +25,7 @@ from vision.bench.metrics import MARKED_BELOW, Comparison, compare, needless_mar
 from vision.load import PhotoError, load_photo
 from vision.locate.features import NoBoardError
 from vision.looks import Looks
+from vision.parallel import threads
 from vision.scan import scan
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
@@ -188,6 +189,7 @@ class BenchResult:
             "max_s": ordered[-1] if ordered else None,
             "cpu_median_s": statistics.median(cpu) if cpu else None,
             "cpu_p95_s": _quantile(cpu, 0.95),
+            "threads": threads(),
             "stage_median_ms": {stage: statistics.median(ms) for stage, ms in self.stage_ms.items()},
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "mistakes": self.mistakes,
@@ -350,7 +352,7 @@ def report_text(summary: dict[str, Any]) -> str:
         )
         lines.append(
             f"CPU per photo     median {summary['cpu_median_s']:.3f} s, p95 {summary['cpu_p95_s']:.3f} s "
-            "(all the process's threads)"
+            f"(all the process's threads; read on {summary['threads']})"
         )
         stages = ", ".join(f"{k} {v:.0f}" for k, v in summary["stage_median_ms"].items())
         lines.append(f"stages (median ms) {stages}")
