@@ -12,6 +12,7 @@ import socket
 import sys
 from typing import Any
 
+from vision.parallel import THREADS_ENV
 from webui import jobs
 from webui.backends import BackendError, Backends, make_app
 from webui.taskqueue import QUEUE_NAME, TASK, make_celery
@@ -53,9 +54,22 @@ def main(backends: Backends, processes: int) -> int:
     from engine.search import prepare
 
     prepare()  # compile the search's kernel before the first job, once for the processes forked after
+    share_cores(processes)
     # A name of its own for each worker, so several on one machine are told apart on the pages.
     name = f"armadora-{os.getpid()}@{socket.gethostname()}"
     celery.worker_main(
         ["worker", "--loglevel=INFO", f"--concurrency={processes}", "-Q", QUEUE_NAME, "-n", name]
     )
     return 0
+
+
+def share_cores(processes: int) -> int:
+    """The threads each of ``processes`` job processes reads a photo on: the cores shared out
+    among them, unless ``ARMADORA_SCAN_THREADS`` says otherwise (set here for the processes the
+    worker forks). A worker with a process per core, each reading its photo on every core,
+    would only make the cores take turns."""
+    from engine.workers import cores
+
+    if not os.environ.get(THREADS_ENV, "").strip():
+        os.environ[THREADS_ENV] = str(max(1, cores() // processes))
+    return int(os.environ[THREADS_ENV])
