@@ -176,7 +176,7 @@ def scan_image(
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
-        cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces)
+        cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces, judged.places)
         cells = cells.unseen(beyond.cells)
     gold = timer.run(
         "numerals",

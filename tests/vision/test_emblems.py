@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.board import CELLS
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, cell_centre_mm
+from vision.learn.pieces import balanced_face, find_token
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.emblems import EmblemParams, emblem_colours
 
@@ -157,3 +158,20 @@ def test_warriors_the_page_shows_as_sure_are_checked_though_they_also_look_like_
     after = emblem_colours(view, replace(before, probabilities=half_gold))
     c3 = next(cell.number for cell in CELLS if cell.name == "c3")
     assert after.emblems_differ == ((c3, "purple"),)
+
+
+def test_warriors_placed_by_an_earlier_reader_are_read_where_it_placed_them() -> None:
+    view = board_with({**SURE, "c3": (WASHED, "corner", 1.0)})
+    before = reading_of({**SURE_READ, "c3": (None, 0.0)})
+    c3 = next(cell for cell in CELLS if cell.name == "c3")
+    face = balanced_face(view)
+    found = {cell.number: find_token(face, cell, CANONICAL) for cell in CELLS}
+    # Where the judge placed every warrior as the emblems' own search would: the same reading.
+    placed = emblem_colours(view, before, places=found)
+    assert placed.probabilities.tolist() == emblem_colours(view, before).probabilities.tolist()
+    assert label(placed, "c3") == ("orange", 0.7)
+    # Placed a quarter cell off its warrior, c3's emblem is cut from the art beside it: it names
+    # nothing, and c3 keeps its reading.
+    x, y, turn = found[c3.number]
+    off = emblem_colours(view, before, places={**found, c3.number: (x + 12.0, y + 12.0, turn)})
+    assert off.probabilities[c3.number].tolist() == before.probabilities[c3.number].tolist()

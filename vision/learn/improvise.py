@@ -39,11 +39,13 @@ from vision.learn.pieces import (
     dominant_colour,
     emblem,
     emblem_match,
+    emblem_turns,
     fill_in,
     fill_tokens,
     gold_colour,
     placed_tokens,
     token_image,
+    turned_match,
     warrior_odds,
 )
 from vision.locate.features import camera_from_homography
@@ -380,10 +382,9 @@ def _any_emblems_match(pictures: list[Image], bar: float) -> bool:
     (True, False)
     """
     emblems = [emblem(picture) for picture in pictures]
-    return any(
-        emblem_match(emblems[a], emblems[b])[1] >= bar
-        for a, b in itertools.permutations(range(len(emblems)), 2)
-    )
+    turns = [emblem_turns(picture) for picture in emblems]
+    pairs = itertools.permutations(range(len(emblems)), 2)
+    return any(turned_match(turns[a], emblems[b])[1] >= bar for a, b in pairs)
 
 
 def _emblem_matches(
@@ -393,11 +394,12 @@ def _emblem_matches(
     (:func:`vision.learn.pieces.emblem_match`; -1 with itself), and the quarter turns that match
     them."""
     emblems = [emblem(picture) for picture in pictures]
+    turned = each(emblem_turns, emblems)
     turns = np.zeros((len(pictures), len(pictures)), int)
     matches = np.full((len(pictures), len(pictures)), -1.0)
     pairs = list(itertools.permutations(range(len(pictures)), 2))
     for (a, b), (turn, match) in zip(
-        pairs, each(lambda pair: emblem_match(emblems[pair[0]], emblems[pair[1]]), pairs), strict=True
+        pairs, each(lambda pair: turned_match(turned[pair[0]], emblems[pair[1]]), pairs), strict=True
     ):
         turns[a, b], matches[a, b] = turn, match
     return matches, turns

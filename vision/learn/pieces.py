@@ -432,11 +432,28 @@ def fit_warrior_weights(
     return fit_logistic(with_constant(signs), labels, example_weights=example_weights)
 
 
+def balanced_face(balanced: FloatImage) -> Image:
+    """A balanced float view (BGR, white about 1) as the 8-bit face the pieces are found on.
+
+    >>> balanced_face(np.array([[[0.5, 1.2, -0.1]]], np.float32)).tolist()
+    [[[127, 255, 0]]]
+    """
+    return np.clip(balanced * 255, 0, 255).astype(np.uint8)
+
+
 def warrior_looks(
     balanced: FloatImage, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
 ) -> FloatArray:
     """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
-    return face_looks(np.clip(balanced * 255, 0, 255).astype(np.uint8), cells, view, params=params)
+    return placed_warriors(balanced, cells, view, params=params)[1]
+
+
+def placed_warriors(
+    balanced: FloatImage, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
+) -> tuple[list[Place], FloatArray]:
+    """:func:`placed_tokens` on a balanced float view (BGR, white about 1): where a warrior would lie
+    on each cell (as :func:`find_token` finds it on :func:`balanced_face`), and its looks."""
+    return placed_tokens(balanced_face(balanced), cells, view, params=params)
 
 
 def face_looks(
@@ -489,10 +506,20 @@ def emblem_match(a: FloatImage, b: FloatImage) -> tuple[int, float]:
     >>> turn, round(match, 2)
     (3, 1.0)
     """
+    return turned_match(emblem_turns(a), b)
+
+
+def emblem_turns(a: FloatImage) -> tuple[FloatImage, ...]:
+    """The middle of emblem ``a`` (:func:`emblem`) at each quarter turn, as :func:`emblem_match` lays
+    it on another: made once for an emblem matched with many (:func:`turned_match`)."""
     margin = a.shape[0] // 8
+    return tuple(np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin]) for turn in range(4))
+
+
+def turned_match(turns: tuple[FloatImage, ...], b: FloatImage) -> tuple[int, float]:
+    """:func:`emblem_match` of the emblem whose :func:`emblem_turns` are ``turns`` with emblem ``b``."""
     best = (0, -1.0)
-    for turn in range(4):
-        middle = np.ascontiguousarray(np.rot90(a, turn)[margin:-margin, margin:-margin])
+    for turn, middle in enumerate(turns):
         match = float(cv2.minMaxLoc(cv2.matchTemplate(b, middle, cv2.TM_CCOEFF_NORMED))[1])
         if match > best[1]:
             best = (turn, match)

@@ -18,7 +18,7 @@ is doubtful too, and so are two colours' warriors that carry one emblem: one pla
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,7 +26,17 @@ import numpy.typing as npt
 
 from engine.board import CELLS
 from vision.geometry import CANONICAL, FaceRaster
-from vision.learn.pieces import PIECE_PARAMS, PieceParams, emblem, emblem_match, find_token, token_image
+from vision.learn.pieces import (
+    PIECE_PARAMS,
+    PieceParams,
+    Place,
+    balanced_face,
+    emblem,
+    emblem_turns,
+    find_token,
+    token_image,
+    turned_match,
+)
 from vision.parallel import each
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 
@@ -59,6 +69,7 @@ def emblem_colours(
     view: FaceRaster = CANONICAL,
     params: EmblemParams = EMBLEM_PARAMS,
     pieces: PieceParams = PIECE_PARAMS,
+    places: Mapping[int, Place] | None = None,
 ) -> CellReading:
     """``reading`` with each warrior of an unsure colour (:attr:`EmblemParams.unsure`) given the
     colour its emblem names (:func:`named_colours`), at :attr:`EmblemParams.named` of its players'
@@ -71,6 +82,9 @@ def emblem_colours(
     emblem. Its reading stays: a player with few warriors has few others to match, and the emblem
     is a doubt, not a verdict. Sure here is as the page shows it, by the colour's share of the
     players' alone: a dark warrior that also looks like shaded gold is still shown as its colour.
+
+    ``places``: where a warrior lies on cells (by number) as :func:`vision.learn.pieces.find_token`
+    finds it on this view with ``pieces``, where a reader before found it already.
 
     >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
     >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
@@ -86,37 +100,56 @@ def emblem_colours(
     warriors = np.flatnonzero(off_gold & (token > 0.5))
     if not len(warriors):
         return reading
-    face = np.clip(balanced * 255, 0, 255).astype(np.uint8)
+    face = balanced_face(balanced)
+    found = places or {}
 
-    def cell_emblem(cell: int) -> FloatImage:
-        return emblem(token_image(face, find_token(face, CELLS[cell], view, pieces), view), pieces)
+    def cell_emblem(cell: int) -> tuple[FloatImage, tuple[FloatImage, ...]]:
+        place = found[cell] if cell in found else find_token(face, CELLS[cell], view, pieces)
+        picture = emblem(token_image(face, place, view), pieces)
+        return picture, emblem_turns(picture)
 
     # Every warrior's emblem is matched below, the sure ones' with the others'.
     emblems = dict(zip(warriors.tolist(), each(cell_emblem, warriors.tolist()), strict=True))
     scores: dict[tuple[int, int], float] = {}
 
+    def work_out(pairs: list[tuple[int, int]]) -> None:
+        # The rules below ask for hundreds of pairs a photo, one at a time: those they will ask
+        # for are matched beforehand, on the threads.
+        for cell in {cell for pair in pairs for cell in pair} - emblems.keys():
+            emblems[cell] = cell_emblem(cell)
+        asked = [pair for pair in dict.fromkeys(pairs) if pair not in scores]
+        matched = each(lambda pair: turned_match(emblems[pair[0]][1], emblems[pair[1]][0])[1], asked)
+        scores.update(zip(asked, matched, strict=True))
+
     def score(number: int, other: int) -> float:
-        for cell in (number, other):
-            if cell not in emblems:
-                emblems[cell] = cell_emblem(cell)
         if (number, other) not in scores:
-            scores[number, other] = emblem_match(emblems[number], emblems[other])[1]
+            work_out([(number, other)])
         return scores[number, other]
+
+    def among(cells: list[int], sure: list[list[int]]) -> list[tuple[int, int]]:
+        return [(this, that) for this in cells for those in sure for that in those if that != this]
 
     columns = players.argmax(axis=1)
     # A colour is named by the warriors read surely as warriors of that colour...
     sure = _surest(np.where(off_gold, players.max(axis=1), 0.0), columns, players.shape[1], params)
-    changed = probabilities.copy()
-    bar = emblem_bar(sure, score)
-    unsure = [int(n) for n in warriors if share[n] < params.unsure]
-    for number, column in zip(unsure, named_colours(unsure, sure, score, bar), strict=True):
-        if column is not None:
-            changed[number] = _given(token[number], column, params.named, players[number])
     # ...and those the page shows as sure are checked against one another: a warrior whose
     # colour's share of the players' is sure, however much of the cell looked like gold.
     shown = _surest(np.where(off_gold & (token > 0.5), share, 0.0), columns, players.shape[1], params)
-    shown_bar = emblem_bar(shown, score)
+    work_out(
+        among([n for those in sure for n in those], sure)
+        + among([n for those in shown for n in those], shown)
+    )
+    bar, shown_bar = emblem_bar(sure, score), emblem_bar(shown, score)
+    unsure = [int(n) for n in warriors if share[n] < params.unsure]
     checked = [int(n) for n in warriors if share[n] >= params.unsure]
+    work_out(
+        (among(unsure, sure) if bar is not None else [])
+        + (among(checked, shown) if shown_bar is not None else [])
+    )
+    changed = probabilities.copy()
+    for number, column in zip(unsure, named_colours(unsure, sure, score, bar), strict=True):
+        if column is not None:
+            changed[number] = _given(token[number], column, params.named, players[number])
     differ = [] if shown_bar is None else _differing(checked, shown, columns, score, shown_bar)
     differ_named = tuple((number, reading.colours[column]) for number, column in differ)
     if not differ and np.array_equal(changed, probabilities):
@@ -219,6 +252,7 @@ def named_colours(
     >>> noisy = lambda picture: picture + 0.1 * rng.random((20, 20)).astype(np.float32)
     >>> emblems = [noisy(star), noisy(star), noisy(moon), noisy(moon)]
     >>> emblems += [noisy(moon), noisy(star), rng.random((20, 20)).astype(np.float32)]
+    >>> from vision.learn.pieces import emblem_match
     >>> score = lambda a, b: emblem_match(emblems[a], emblems[b])[1]
     >>> sure = [[0, 1], [2, 3]]
     >>> named_colours([4, 5, 6], sure, score, emblem_bar(sure, score))

@@ -13,7 +13,7 @@ import vision.read.tokens as tokens_module
 from engine.board import CELLS, GOLD_CELLS, Cell
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL
-from vision.learn.pieces import EVERY_WORLD_WEIGHTS, warrior_looks, warrior_probability
+from vision.learn.pieces import EVERY_WORLD_WEIGHTS, Place, placed_warriors, warrior_probability
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.cells import CellSigns, cell_pixels, occupied_probability
@@ -55,6 +55,9 @@ class Judged:
     #: The other opinions on the cells whose art the profile never saw
     #: (:attr:`vision.read.cells.CellReading.others`; None where it saw all).
     others: FloatArray | None
+    #: Where a warrior would lie on each cell of ``looked_at``, by cell number
+    #: (:func:`vision.learn.pieces.placed_warriors`), for the readers after this one.
+    places: dict[int, Place]
 
 
 def judge_cells(
@@ -71,12 +74,12 @@ def judge_cells(
     hidden = [cell.number for cell in hidden_cells(profile)]
     occupied[hidden_gold(profile)] = 1.0
     if not profile.tokens:
-        return Judged(occupied, [], np.zeros((0, len(profile.colours))), None)
+        return Judged(occupied, [], np.zeros((0, len(profile.colours))), None, {})
     maybe = set(np.flatnonzero(occupied > params.maybe_occupied).tolist()) - {
         cell.number for cell in GOLD_CELLS
     }
     looked_at = sorted(set(hidden) | maybe)
-    matches, hidden_at, looks = picture_signs(view, profile, signs, looked_at, occupied, params)
+    matches, hidden_at, looks, places = picture_signs(view, profile, signs, looked_at, occupied, params)
     others = None
     if hidden:
         at = [looked_at.index(n) for n in hidden]
@@ -89,7 +92,7 @@ def judge_cells(
             opinions.append(hidden_occupied(hidden_at[at], tokens_module.OUTLINE_WEIGHTS))
         others = np.full((len(opinions), len(CELLS)), np.nan)
         others[:, hidden] = opinions
-    return Judged(occupied, looked_at, matches, others)
+    return Judged(occupied, looked_at, matches, others, dict(zip(looked_at, places, strict=True)))
 
 
 def weighed_shares(
@@ -132,14 +135,14 @@ def picture_signs(
     numbers: list[int],
     occupied: FloatArray,
     params: ScanParams = SCAN_PARAMS,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray, list[Place]]:
     """For the cells ``numbers``: how well each colour's warrior picture matches there
     (:func:`vision.read.tokens.token_match`), the hidden cells' signs
     (:func:`vision.read.tokens.hidden_signs`), the matches weighed against how the pictures match this
     photo's bare art and warriors where the face says surely which (``occupied``, its
     :func:`vision.read.cells.occupied_probability` off the gold and hidden cells;
-    :func:`vision.read.tokens.match_levels`), and how a warrior there would look
-    (:func:`vision.learn.pieces.warrior_looks`).
+    :func:`vision.read.tokens.match_levels`), how a warrior there would look and where it would lie
+    (:func:`vision.learn.pieces.placed_warriors`).
     """
     seen = np.ones(len(CELLS), bool)
     seen[[cell.number for cell in (*GOLD_CELLS, *hidden_cells(profile))]] = False
@@ -155,6 +158,8 @@ def picture_signs(
     )
     asked = matches[[rows[n] for n in numbers]]
     around = occupied_odds(int((seen & (occupied > 0.5)).sum()), int(seen.sum()))
-    looks = warrior_looks(view.balanced, [CELLS[n] for n in numbers], CANONICAL, params=params.pieces)
+    places, looks = placed_warriors(
+        view.balanced, [CELLS[n] for n in numbers], CANONICAL, params=params.pieces
+    )
     hidden = hidden_signs(asked, signs.features[numbers, 1], looks, *levels, around, params=params.tokens)
-    return asked, hidden, looks
+    return asked, hidden, looks, places
