@@ -40,7 +40,7 @@ from vision.locate.grid import (
     outline_quads,
     photo_lines,
 )
-from vision.locate.lattice import gold_tokens, lattice_move, lines_beyond, settle
+from vision.locate.lattice import gold_tokens, lattice_move, lines_around, lines_beyond, settle
 
 pytestmark = pytest.mark.slow  # renders and searches 12 MP photos
 
@@ -108,7 +108,7 @@ def test_a_fit_off_by_whole_cells_or_turned_is_settled_back(
     photo, truth = tuning_photo(GAME_PHOTO)
     wrong = truth @ np.linalg.inv(lattice_move(cols, rows, half_turn))
     seen, grey, on_small = _reduced(photo.image, wrong)
-    move, gold_sum = settle(grey, gold_mask(seen), on_small)
+    move, gold_sum = settle(lines_around(grey, on_small), gold_mask(seen), on_small)
     assert _error_mm(wrong @ move, truth) < 0.5
     assert gold_sum >= GRID_PARAMS.min_gold_sum
 
@@ -281,10 +281,10 @@ def test_a_tiled_floor_the_colour_of_gold_is_no_board(
     tiles = locate_by_grid(image, GOLD_BGR, replace(GRID_PARAMS, max_lines_beyond=np.inf))
     assert tiles is not None and tiles.crossings >= GRID_PARAMS.confirming_crossings
     _, grey, on_small = _reduced(image, tiles.homography)
-    assert lines_beyond(grey, on_small) > 0.5
+    assert lines_beyond(lines_around(grey, on_small)) > 0.5
     photo, truth = tuning_photo(GAME_PHOTO)
     _, grey, on_small = _reduced(photo.image, truth)
-    assert lines_beyond(grey, on_small) < GRID_PARAMS.max_lines_beyond
+    assert lines_beyond(lines_around(grey, on_small)) < GRID_PARAMS.max_lines_beyond
 
 
 def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_light(
@@ -293,8 +293,9 @@ def test_gold_under_warm_light_on_a_terracotta_floor_shows_in_the_boards_own_lig
     # The floor fills most of the photo: taken as the light's colour, it leaves the tokens grey.
     photo, truth = tuning_photo(1292)
     seen, grey, on_small = _reduced(photo.image, truth)
-    _, whole_photo = settle(grey, gold_mask(seen), on_small)
-    move, own = settle(grey, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
+    lines = lines_around(grey, on_small)
+    _, whole_photo = settle(lines, gold_mask(seen), on_small)
+    move, own = settle(lines, gold_under_board_light(seen, GOLD_BGR, on_small), on_small)
     assert whole_photo < GRID_PARAMS.min_gold_sum <= 7.0 < own
     assert np.allclose(move, np.eye(3))
 
@@ -309,7 +310,7 @@ def test_a_fit_where_no_line_stands_out_is_still_settled() -> None:
     for k in range(-10, 20):
         grey[:, max(0, 200 + 20 + 45 * k - 2) : max(0, 200 + 20 + 45 * k + 3)] = 200
         grey[max(0, 150 + 20 + 45 * k - 2) : max(0, 150 + 20 + 45 * k + 3)] = 200
-    move, gold_sum = settle(grey, np.zeros_like(grey), start)
+    move, gold_sum = settle(lines_around(grey, start), np.zeros_like(grey), start)
     assert move.shape == (3, 3) and gold_sum == 0.0
 
 

@@ -42,7 +42,7 @@ from vision.geometry import (
 )
 from vision.locate.features import FoundBy
 from vision.locate.gridlines import lattice_homographies
-from vision.locate.lattice import gold_tokens, lines_beyond, settle
+from vision.locate.lattice import gold_tokens, lines_around, lines_beyond, settle
 from vision.parallel import each
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import dark_lines
@@ -469,10 +469,10 @@ def gold_homographies(
     n = len(candidates)
     if n < 4:
         return []
-    found: list[tuple[int, float, FloatArray]] = []
     tuples = _quadruples(n)
     turns = _turns(candidates[tuples], params=params)
-    for basis in bases:
+
+    def laid_on(basis: tuple[int, ...]) -> list[tuple[int, float, FloatArray]]:
         # A homography keeping the board in front of the camera and its handedness (as those below)
         # turns no triangle of its points over: only candidates turning as the basis does can fit.
         cells = GOLD_MM[list(basis)]
@@ -503,8 +503,10 @@ def gold_homographies(
             hits[~(w > 0).all(axis=1)] = 0
             hits[~(pitch.max(axis=1) < params.max_pitch_ratio * pitch.min(axis=1))] = 0
             error = np.where(hit, gaps / pitch, 0).sum(axis=1)
-        for k in np.flatnonzero(hits >= params.min_hits):
-            found.append((int(hits[k]), float(error[k]), h[k]))
+        return [(int(hits[k]), float(error[k]), h[k]) for k in np.flatnonzero(hits >= params.min_hits)]
+
+    # Each basis's layouts are worked out apart (numpy lets go of Python's lock), then taken in order.
+    found = [layout for laid in each(laid_on, bases) for layout in laid]
     found.sort(key=lambda item: (-item[0], item[1]))
     kept: list[tuple[FloatArray, int]] = []
     for _, _, h0 in found:
@@ -1097,7 +1099,7 @@ def locate_by_grid(
         candidates, roundness = tokens("blobs")
         # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
         found = lattice_homographies(seen.small, seen.scale)
-        shown = [settle(grey, gold, to_small @ first)[1] for first in found]
+        shown = [settle(lines_around(grey, to_small @ first), gold, to_small @ first)[1] for first in found]
         for _, first in sorted(zip(shown, found, strict=True), key=lambda pair: -pair[0]):
             yield Start(first, None, candidates, roundness)
 
@@ -1160,18 +1162,26 @@ def locate_by_grid(
                     if held is not None and (on_gold is None or held.gold_hits > on_gold.gold_hits):
                         on_gold = held
                 continue
-            move, gold_sum = settle(grey, gold, to_small @ refined)
+            # The lines where the board is placed: weighed to settle it, and, unless it moves, for
+            # the lines going on past it.
+            there = lines_around(grey, to_small @ refined)
+            move, gold_sum = settle(there, gold, to_small @ refined)
             if gold_sum < params.min_gold_sum:
                 own = gold_under_board_light(seen, gold_bgr, to_small @ refined, params=params)
-                move, gold_sum = settle(grey, own, to_small @ refined)
+                move, gold_sum = settle(there, own, to_small @ refined)
             if gold_sum < params.min_gold_sum:
                 continue
-            if not np.allclose(move, np.eye(3)):
+            moved = not np.allclose(move, np.eye(3))
+            if moved:
                 refined, crossings, looked_for = refine(refined @ move)
                 hits = None
             if hits is None:
                 hits = gold_hits(refined, candidates, params=params)
-            if crossings < least or lines_beyond(grey, to_small @ refined) > params.max_lines_beyond:
+            if crossings < least:
+                continue
+            if moved:
+                there = lines_around(grey, to_small @ refined)
+            if lines_beyond(there) > params.max_lines_beyond:
                 continue
             fit = GridFit(refined, hits, candidates, roundness, crossings, looked_for, way)
             if best is None or fit.crossings > best.crossings:

@@ -242,16 +242,26 @@ def _mm_at(x: int, y: int) -> tuple[float, float]:
     return x / PX_PER_MM - float(_ORIGIN_MM[0]), y / PX_PER_MM - float(_ORIGIN_MM[1])
 
 
-def lines_beyond(grey: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS) -> float:
+def lines_around(
+    grey: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`line_presence` of the photo, or the photo reduced, ``grey`` where ``homography`` (board
+    millimetres to its pixels) places the board (:func:`around_view`): what :func:`settle` and
+    :func:`lines_beyond` weigh, made once for both."""
+    return line_presence(around_view(grey, homography), params=params)
+
+
+def lines_beyond(lines: tuple[FloatArray, FloatArray], params: LatticeParams = LATTICE_PARAMS) -> float:
     """How strongly the grid's lines go on past its outer lines, for one cell, as a share of how
     strongly they show on the grid: the :attr:`LatticeParams.beyond_percentile` of those segments of
-    :func:`line_presence` over the median of the grid's own.
+    :func:`line_presence` (``lines``, :func:`lines_around` the board as placed) over the median of the
+    grid's own.
 
     A board's printed lines end at its grid's edge; a tiled table's go on (where the photo shows
     more of it than a wall or a cloth), and its tiles can lock a grid fit as well as a board's lines
-    do. ``grey`` and ``homography`` as for :func:`settle`.
+    do.
     """
-    vertical, horizontal = line_presence(around_view(grey, homography), params=params)
+    vertical, horizontal = lines
     columns, rows = slice(SHIFT_COLS, SHIFT_COLS + COLS + 1), slice(SHIFT_ROWS, SHIFT_ROWS + ROWS + 1)
     on = np.r_[
         vertical[columns, SHIFT_ROWS : SHIFT_ROWS + ROWS].ravel(),
@@ -265,16 +275,20 @@ def lines_beyond(grey: Image, homography: FloatArray, params: LatticeParams = LA
 
 
 def settle(
-    grey: Image, gold: Image, homography: FloatArray, params: LatticeParams = LATTICE_PARAMS
+    lines: tuple[FloatArray, FloatArray],
+    gold: Image,
+    homography: FloatArray,
+    params: LatticeParams = LATTICE_PARAMS,
 ) -> tuple[FloatArray, float]:
     """The move (:func:`lattice_move`) putting a board locked on its grid by ``homography`` where
     its lines end and its gold lies, and the gold's share summed over the 8 gold cells there.
 
-    ``grey`` and ``gold`` (1 where a pixel looks like gold) are the photo, or the photo reduced, that
-    ``homography`` maps board millimetres to. Among the shifts whose lines show nearly as well as
-    the best one's, the one putting the most gold on the gold cells is taken.
+    ``lines`` are :func:`lines_around` the board as ``homography`` places it, and ``gold`` (1 where a
+    pixel looks like gold) is the photo, or the photo reduced, that ``homography`` maps board
+    millimetres to. Among the shifts whose lines show nearly as well as the best one's, the one
+    putting the most gold on the gold cells is taken.
     """
-    vertical, horizontal = line_presence(around_view(grey, homography), params=params)
+    vertical, horizontal = lines
     golds = gold_presence(around_view(gold, homography), params=params)
     shifts = [(c, r) for c in range(-SHIFT_COLS, SHIFT_COLS + 1) for r in range(-SHIFT_ROWS, SHIFT_ROWS + 1)]
     extent = {}
@@ -287,14 +301,14 @@ def settle(
     rows = np.array([cell.row for cell in GOLD_CELLS])
     cols = np.array([cell.col for cell in GOLD_CELLS])
     choices = []
-    for (c, r), lines in extent.items():
+    for (c, r), shown in extent.items():
         # Measured from the best down, so that where no lines stand out (all darker art) the best
         # is still among them.
-        if lines < best_extent - (1 - params.extent_share) * abs(best_extent):
+        if shown < best_extent - (1 - params.extent_share) * abs(best_extent):
             continue
         for half_turn in (False, True):
             at_rows = (ROWS - 1 - rows if half_turn else rows) + r + SHIFT_ROWS
             at_cols = (COLS - 1 - cols if half_turn else cols) + c + SHIFT_COLS
-            choices.append((float(golds[at_rows, at_cols].sum()), lines, c, r, half_turn))
+            choices.append((float(golds[at_rows, at_cols].sum()), shown, c, r, half_turn))
     gold_sum, _, c, r, half_turn = max(choices)
     return lattice_move(c, r, half_turn), gold_sum
