@@ -25,6 +25,7 @@ from vision.load import MIN_SIDE_PX, Photo, load_photo
 from vision.locate.features import FoundBy, Located
 from vision.locate.find import find_board, improvised_only
 from vision.looks import Kind, Looks
+from vision.parallel import both
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellReading, Discs, photo_colours, read_cells
@@ -153,6 +154,36 @@ def scan_image(
     height, width = image.shape[:2]
     beyond = beyond_frame(view.located.homography, width, height, params.frame)
     refuse_cut_off(beyond, view.located.homography, width, height, params.frame)
+    # The gold's numerals are read from the photo where the board lies, and read nothing the
+    # board's other readers do: on a thread of their own beside them.
+    gold, (slots, palisades, cells) = both(
+        lambda: timer.run(
+            "numerals",
+            read_gold_values,
+            image,
+            view.located.homography,
+            params.numerals,
+            doubtful=params.assemble.doubtful,
+        ),
+        lambda: _read_board(view, profile, beyond, timer, params),
+    )
+    glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
+    if glare is not None:
+        with timer.stage("cells"):
+            hidden = warriors_under_glare(
+                image, view.located.homography, glare[0], palisades, view.camera, params.glare
+            )
+            cells = cells.with_warriors_under_glare(hidden & ~beyond.cells, params.glare.doubtful)
+    readings = Readings(cells, slots, gold, glare, unknown, params, beyond)
+    with timer.stage("assemble"):
+        assembled, report = _assemble(readings, players, variant)
+    return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
+
+
+def _read_board(
+    view: BoardView, profile: Looks, beyond: Beyond, timer: Timer, params: ScanParams
+) -> tuple[SlotReading, list[Slot], CellReading]:
+    """The slots read, the palisades they show, and the cells read with those palisades standing."""
     targets = token_colours(profile)
     with timer.stage("slots"):
         slots = read_slots(
@@ -177,26 +208,7 @@ def scan_image(
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
         cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces, judged.places)
-        cells = cells.unseen(beyond.cells)
-    gold = timer.run(
-        "numerals",
-        read_gold_values,
-        image,
-        view.located.homography,
-        params.numerals,
-        doubtful=params.assemble.doubtful,
-    )
-    glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
-    if glare is not None:
-        with timer.stage("cells"):
-            hidden = warriors_under_glare(
-                image, view.located.homography, glare[0], palisades, view.camera, params.glare
-            )
-            cells = cells.with_warriors_under_glare(hidden & ~beyond.cells, params.glare.doubtful)
-    readings = Readings(cells, slots, gold, glare, unknown, params, beyond)
-    with timer.stage("assemble"):
-        assembled, report = _assemble(readings, players, variant)
-    return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
+        return slots, palisades, cells.unseen(beyond.cells)
 
 
 def _read_cells(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,10 +12,12 @@ T = TypeVar("T")
 
 
 class Timer:
-    """Milliseconds spent in each named stage, added up over the stage's runs."""
+    """Milliseconds spent in each named stage, added up over the stage's runs (stages on several
+    threads at once each count their own time)."""
 
     def __init__(self) -> None:
         self.ms: dict[str, float] = {}
+        self._adding = threading.Lock()
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -22,7 +25,8 @@ class Timer:
         try:
             yield
         finally:
-            self.ms[name] = self.ms.get(name, 0.0) + 1000 * (time.perf_counter() - start)
+            with self._adding:
+                self.ms[name] = self.ms.get(name, 0.0) + 1000 * (time.perf_counter() - start)
 
     def run(self, name: str, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self.stage(name):
