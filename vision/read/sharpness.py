@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import cast
 
 import cv2
@@ -24,6 +24,7 @@ from engine.board import CELLS
 from vision.colour import channel_mean
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.looks import Looks
+from vision.parallel import each
 from vision.read.rectify import face_view
 from vision.texture import box_correlations, detail
 
@@ -63,7 +64,7 @@ def face_details(
     # Blurring is linear: the grey of the blurred face is the blurred grey of the face.
     grey = cast(FloatImage, channel_mean(np.asarray(face, np.float32)))
     details = tuple(
-        detail(_blurred(grey, sigma * scale), params.detail_mm * scale) for sigma in params.sigmas_mm
+        each(lambda sigma: detail(_blurred(grey, sigma * scale), params.detail_mm * scale), params.sigmas_mm)
     )
     for image in details:
         image.flags.writeable = False
@@ -104,7 +105,7 @@ def cell_blurs(
     faces = details or face_details(face, view, params)
     boxes = [view.cell_box(cell, params.cell_inset_mm) for cell in CELLS]
     # One row a blur, one column a cell (CELLS run in their numbers' order).
-    scores = np.stack([box_correlations(photo_detail, face_detail, boxes) for face_detail in faces])
+    scores = np.stack(each(lambda face_detail: box_correlations(photo_detail, face_detail, boxes), faces))
     best = np.argmax(scores, axis=0)
     blurs = np.asarray(params.sigmas_mm, np.float64)[best]
     matches = scores[best, np.arange(len(CELLS))]
@@ -156,15 +157,19 @@ def matched_face(
     if float(wanted.max() - wanted.min()) < params.even_mm:
         return _blurred(face, float(wanted.mean()) * view.px_per_mm), plane
     levels = np.array(params.sigmas_mm, np.float32)
+    spans = [
+        (low, high, inside)
+        for low, high in itertools.pairwise(levels)
+        if (inside := (wanted > low) & (wanted <= high)).any()
+    ]
+    # Two neighbouring spans share a level: each level is blurred once, the levels at once.
+    needed = sorted({float(level) for low, high, _ in spans for level in (low, high)})
+    faces = each(lambda level: _blurred(face, level * view.px_per_mm), needed)
+    blurred = dict(zip(needed, faces, strict=True))
     out = face.copy()
-    # Two neighbouring spans share a level: each level is blurred once.
-    blurred = cache(lambda level: _blurred(face, level * view.px_per_mm))
-    for low, high in itertools.pairwise(levels):
-        inside = (wanted > low) & (wanted <= high)
-        if not inside.any():
-            continue
+    for low, high, inside in spans:
         share = ((wanted[inside] - low) / (high - low))[:, None]
-        out[inside] = blurred(float(low))[inside] * (1 - share) + blurred(float(high))[inside] * share
+        out[inside] = blurred[float(low)][inside] * (1 - share) + blurred[float(high)][inside] * share
     return out, plane
 
 
