@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.learn.improvise import alike_groups
+from vision.learn.pieces import fill_in, filling
 
 SIDE = 160  # a warrior's picture at the improviser's 5 px a millimetre
 WHITE = np.ones(3)
@@ -58,3 +59,23 @@ def test_two_players_are_not_alike() -> None:
     assert alike_groups([group(NAVY, "bars"), group(LIGHT_BLUE, "ring")], ["navy", "blue"], WHITE) == ()
     # One emblem, other hues: not one player's either.
     assert alike_groups([group(ORANGE, "cross"), group(PURPLE, "cross")], ["orange", "purple"], WHITE) == ()
+
+
+def test_a_fill_blends_in_as_far_as_its_blur_reaches_and_no_farther() -> None:
+    # Holes near one another (their blurs overlap), at the face's edge, and a thin one.
+    rng = np.random.default_rng(5)
+    face = cv2.GaussianBlur(rng.integers(0, 256, (300, 420, 3), dtype=np.uint8), (0, 0), 3.0)
+    mask = np.zeros(face.shape[:2], np.uint8)
+    cv2.circle(mask, (100, 100), 30, 255, -1)
+    cv2.circle(mask, (165, 100), 25, 255, -1)
+    cv2.rectangle(mask, (380, 200), (419, 299), 255, -1)
+    cv2.line(mask, (40, 250), (300, 260), 255, 2)
+    blend_px = 6.0
+    filled = fill_in(face, mask, blend_px)
+    soft = cv2.GaussianBlur(mask, (0, 0), blend_px)
+    # Where the blur reaches, the fill and the face mixed by it; elsewhere the face as it was.
+    share = soft.astype(np.float32)[..., None] / 255
+    mixed = np.clip(face * (1 - share) + filling(face, mask) * share, 0, 255).astype(np.uint8)
+    assert np.array_equal(filled, mixed)
+    assert np.array_equal(filled[soft == 0], face[soft == 0])
+    assert (filled[soft > 0] != face[soft > 0]).any()
