@@ -31,7 +31,7 @@ from vision.colour import rgb_to_bgr_float
 from vision.colour_names import colour_name, unique_names
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, board_corners_mm, cell_centre_mm
 from vision.learn.improvise import _bare_lines, _merged_by_emblem, _recurring_groups
-from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, WARRIOR_WEIGHTS, warrior_looks, warrior_odds
+from vision.learn.pieces import FACE_VIEW, WARRIOR_SIGNS, WARRIOR_WEIGHTS, placed_warriors, warrior_odds
 from vision.load import load_photo
 from vision.locate.features import FoundBy, Located, NoBoardError
 from vision.locate.grid import (
@@ -398,7 +398,7 @@ def test_an_empty_hidden_corner_between_the_board_edge_and_a_grid_line_is_empty(
     balanced[:, : x0 - 1] = (0.15, 0.2, 0.3)
     cv2.line(balanced, (x0, 0), (x0, height), (0.1, 0.1, 0.1), 3)
     cv2.line(balanced, (0, y0), (width, y0), (0.1, 0.1, 0.1), 3)
-    looks = warrior_looks(balanced, [corner], CANONICAL)
+    looks = placed_warriors(balanced, [corner], CANONICAL)[1]
     assert np.exp(looks[0, 0]) > 5.0 and warrior_odds(looks)[0] < 0
     levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
     signs = hidden_signs(np.array([[0.40, 0.33]]), np.ones(1), looks, *levels)
@@ -416,7 +416,7 @@ def test_a_hidden_corners_warrior_outline_outweighs_a_weak_picture_match() -> No
     side = WARRIOR_SIDE_MM * CANONICAL.px_per_mm
     box = cv2.boxPoints(((x + 3, y - 2), (side, side), 10.0))
     cv2.fillConvexPoly(balanced, np.round(box).astype(np.int32), (0.35, 0.3, 0.6))
-    looks = warrior_looks(balanced, [warrior, bare], CANONICAL)
+    looks = placed_warriors(balanced, [warrior, bare], CANONICAL)[1]
     assert np.exp(looks[0, 0]) > 3.0 > 2.0 > np.exp(looks[1, 0])
     assert warrior_odds(looks)[1] < 0 < warrior_odds(looks)[0]
     # On a bare board, with a picture matching weakly (a palisade across it, a faint emblem),
@@ -434,7 +434,7 @@ def test_without_a_profile_a_cell_that_looks_like_a_warrior_is_one_though_no_gro
     art = (0.5 + rng.normal(0, 0.08, (CANONICAL.size[1], CANONICAL.size[0], 3))).astype(np.float32)
     warrior, bare = Cell(1, 2), Cell(1, 4)
     face = _face_with_warrior(art, warrior, (0.15, 0.15, 0.2))
-    looks = warrior_looks(face, [warrior, bare], CANONICAL)
+    looks = placed_warriors(face, [warrior, bare], CANONICAL)[1]
     levels = match_levels(np.array([[0.20, 0.30], [0.35, 0.33]]), np.array([[0.95, 0.30], [0.30, 0.90]]))
     # A player whose colour made no group: its warrior matches no picture better than art does.
     matches = np.array([[0.33, 0.30], [0.33, 0.30]])
@@ -485,7 +485,7 @@ def test_a_warrior_shows_by_its_flat_back_on_busy_art_of_its_own_colour_and_flat
     busy = np.clip(np.array([0.45, 0.55, 0.5]) + blotches[..., None], 0, 1).astype(np.float32)
     warrior, bare = Cell(2, 3), Cell(2, 5)
     on_busy = _face_with_warrior(busy, warrior, (0.45, 0.55, 0.5))
-    looks = warrior_looks(on_busy, [warrior, bare], CANONICAL)
+    looks = placed_warriors(on_busy, [warrior, bare], CANONICAL)[1]
     # The bare cell's blotches outline a warrior's square as clearly as a sure warrior's (3).
     assert np.exp(looks[1, 0]) > 3.0
     odds = warrior_odds(looks)
@@ -498,7 +498,7 @@ def test_a_warrior_shows_by_its_flat_back_on_busy_art_of_its_own_colour_and_flat
     x, y = (round(v * CANONICAL.px_per_mm) for v in cell_centre_mm(bare))
     cv2.line(snow, (x - 30, y - 10), (x + 30, y + 14), (0.55, 0.55, 0.6), 2)
     on_snow = _face_with_warrior(snow, warrior, (0.97, 0.97, 0.97))
-    odds = warrior_odds(warrior_looks(on_snow, [warrior, bare], CANONICAL))
+    odds = warrior_odds(placed_warriors(on_snow, [warrior, bare], CANONICAL)[1])
     assert odds[1] < 0 < odds[0]
 
 

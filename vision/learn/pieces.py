@@ -442,13 +442,6 @@ def balanced_face(balanced: FloatImage) -> Image:
     return np.clip(balanced * 255, 0, 255).astype(np.uint8)
 
 
-def warrior_looks(
-    balanced: FloatImage, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
-) -> FloatArray:
-    """:func:`face_looks` on a balanced float view (BGR, white about 1)."""
-    return placed_warriors(balanced, cells, view, params=params)[1]
-
-
 def placed_warriors(
     balanced: FloatImage, cells: list[Cell], view: FaceRaster, params: PieceParams = PIECE_PARAMS
 ) -> tuple[list[Place], FloatArray]:

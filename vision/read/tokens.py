@@ -203,7 +203,7 @@ def hidden_signs(
     face (:func:`occupied_odds`; the same for every hidden cell of a photo), the log of how clearly
     a warrior's outline shows there, and the log odds of a warrior by its looks alone
     (:func:`vision.learn.pieces.warrior_odds`), both from ``looks``, the cells'
-    :func:`vision.learn.pieces.warrior_looks`."""
+    looks as :func:`vision.learn.pieces.placed_warriors` reads them."""
     around = np.full(len(matches), occupied_around)
     outline, odds = looks[:, 0], warrior_odds(looks)
     if not matches.shape[1]:
