@@ -192,7 +192,7 @@ def test_a_start_is_pulled_onto_the_grid_once(monkeypatch: pytest.MonkeyPatch) -
         (i, j)
         for i in range(len(starts))
         for j in range(i)
-        if _same(starts[i], starts[j], GRID_PARAMS, within=GRID_PARAMS.same_start)
+        if _same(starts[i], [starts[j]], GRID_PARAMS, within=GRID_PARAMS.same_start)[0]
     ]
     assert repeats == []
 

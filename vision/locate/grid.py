@@ -413,34 +413,53 @@ def _turns(points: FloatArray, params: GridParams = GRID_PARAMS) -> npt.NDArray[
     return np.stack(turns, axis=-1)
 
 
+def _from_square(quads: FloatArray) -> FloatArray:
+    """Homographies from the unit square's corners (0, 0), (1, 0), (1, 1), (0, 1) to each quad
+    (N, 4, 2), as (N, 3, 3) with their last entry 1. No homography takes the square where three of
+    a quad's corners lie on one line: NaN where they are its last three, a singular matrix where
+    they are others (which :func:`vision.geometry.keeps_handedness` refuses, as it does NaN).
+
+    In closed form: thousands of layouts a photo are worked out at once, each with a handful of
+    products where solving its eight equations took a factorisation.
+
+    >>> quads = np.array([[[1.0, 1.0], [5.0, 2.0], [4.0, 6.0], [0.0, 3.0]], [[0, 0], [1, 0], [2, 1], [3, 2]]])
+    >>> square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> _project(_from_square(quads)[:1], square).round(9).tolist()
+    [[[1.0, 1.0], [5.0, 2.0], [4.0, 6.0], [0.0, 3.0]]]
+    >>> bool(np.isnan(_from_square(quads)[1]).all())  # its last three corners on one line
+    True
+    """
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = (quads[:, k].T for k in range(4))
+    sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    homographies = np.empty((len(quads), 3, 3))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        det = dx1 * dy2 - dx2 * dy1
+        g, h = (sx * dy2 - dx2 * sy) / det, (dx1 * sy - sx * dy1) / det
+        homographies[:, 0] = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0], axis=-1)
+        homographies[:, 1] = np.stack([y1 - y0 + g * y1, y3 - y0 + h * y3, y0], axis=-1)
+    homographies[:, 2] = np.stack([g, h, np.ones_like(g)], axis=-1)
+    homographies[~np.isfinite(homographies).all(axis=(1, 2))] = np.nan
+    return homographies
+
+
 def _homographies(src: FloatArray, dst: FloatArray) -> FloatArray:
-    """Batched 4-point homographies: src (4, 2) to each dst (N, 4, 2), as (N, 3, 3)."""
-    n = len(dst)
-    a = np.zeros((n, 8, 8))
-    b = dst.reshape(n, 8)
-    x, y = src[:, 0], src[:, 1]
-    u, v = dst[:, :, 0], dst[:, :, 1]
-    a[:, 0::2, 0] = x
-    a[:, 0::2, 1] = y
-    a[:, 0::2, 2] = 1
-    a[:, 0::2, 6] = -u * x
-    a[:, 0::2, 7] = -u * y
-    a[:, 1::2, 3] = x
-    a[:, 1::2, 4] = y
-    a[:, 1::2, 5] = 1
-    a[:, 1::2, 6] = -v * x
-    a[:, 1::2, 7] = -v * y
-    ok = np.abs(np.linalg.det(a)) > 1e-12
-    h = np.zeros((n, 9))
-    h[ok, :8] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
-    h[:, 8] = 1
-    h[~ok] = np.nan
-    return h.reshape(n, 3, 3)
+    """Batched 4-point homographies: src (4, 2) to each dst (N, 4, 2), as (N, 3, 3) with their last
+    entry 1; NaN where no homography takes src there (:func:`_from_square`).
+
+    >>> src = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]])
+    >>> _homographies(src, (src * 3 + 1)[None]).round(9)[0].tolist()
+    [[3.0, 0.0, 1.0], [0.0, 3.0, 1.0], [0.0, 0.0, 1.0]]
+    """
+    to_src = _from_square(src[None])[0]
+    with np.errstate(invalid="ignore"):
+        homographies = _from_square(dst) @ np.linalg.inv(to_src)
+        return homographies / homographies[:, 2:3, 2:3]
 
 
 def _project(h: FloatArray, points: FloatArray) -> FloatArray:
     """Points (M, 2) through homographies (N, 3, 3): (N, M, 2)."""
-    p = np.einsum("nij,mj->nmi", h, np.c_[points, np.ones(len(points))])
+    p = np.c_[points, np.ones(len(points))] @ h.transpose(0, 2, 1)
     return cast(FloatArray, p[..., :2] / p[..., 2:3])
 
 
@@ -481,8 +500,16 @@ def gold_homographies(
         laid = tuples[same.all(axis=1)]
         h = _homographies(cells, candidates[laid])
         with np.errstate(invalid="ignore", divide="ignore"):
+            # Most layouts turn the board over (seen from the front, a plane keeps its handedness),
+            # put part of it behind the camera, or make part of it many times nearer than another:
+            # those are left before any distance to the candidates is measured.
+            w = h[:, 2, :] @ np.c_[BOARD_CORNERS_MM, np.ones(4)].T
+            plausible = keeps_handedness(h, (200.0, 130.0)) & (w > 0).all(axis=1)
+            h, laid = h[plausible], laid[plausible]
             projected = _project(h, GOLD_MM)
             pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
+            plausible = pitch.max(axis=1) < params.max_pitch_ratio * pitch.min(axis=1)
+            h, laid, projected, pitch = h[plausible], laid[plausible], projected[plausible], pitch[plausible]
             # The nearest candidate by squared distance, and one square root for it alone. A basis
             # cell is laid on its own candidate: only the other cells look through them all.
             gaps = np.empty_like(pitch)
@@ -496,12 +523,6 @@ def gold_homographies(
             hit = gaps < params.hit_radius * pitch
             hits = hit.sum(axis=1)
             hits[~np.isfinite(gaps).all(axis=1)] = 0
-            # Seen from the front, a plane keeps its handedness.
-            hits[~keeps_handedness(h, (200.0, 130.0))] = 0
-            # The whole board in front of the camera, and no part of it many times nearer than another.
-            w = np.einsum("nj,mj->nm", h[:, 2, :], np.c_[BOARD_CORNERS_MM, np.ones(4)])
-            hits[~(w > 0).all(axis=1)] = 0
-            hits[~(pitch.max(axis=1) < params.max_pitch_ratio * pitch.min(axis=1))] = 0
             error = np.where(hit, gaps / pitch, 0).sum(axis=1)
         return [(int(hits[k]), float(error[k]), h[k]) for k in np.flatnonzero(hits >= params.min_hits)]
 
@@ -513,7 +534,7 @@ def gold_homographies(
         refit = _refit(h0, candidates, params=params)
         if refit is None:
             continue
-        if any(_same(refit[0], other, params=params) for other, _ in kept):
+        if _same(refit[0], [other for other, _ in kept], params=params).any():
             continue
         kept.append(refit)
         if len(kept) == keep:
@@ -548,14 +569,22 @@ def _refit(
 
 
 def _same(
-    a: FloatArray, b: FloatArray, params: GridParams = GRID_PARAMS, within: float | None = None
-) -> bool:
-    """Whether homographies ``a`` and ``b`` put every gold cell within ``within`` of a pitch of each
-    other (:attr:`GridParams.hit_radius` unless given): on the same tokens."""
-    pa, pb = _project(np.stack([a, b]), GOLD_MM)
+    a: FloatArray, others: Sequence[FloatArray], params: GridParams = GRID_PARAMS, within: float | None = None
+) -> npt.NDArray[np.bool_]:
+    """For each of the homographies ``others``, whether it and ``a`` put every gold cell within
+    ``within`` of a pitch of each other (:attr:`GridParams.hit_radius` unless given): on the same tokens.
+
+    >>> along = lambda mm: np.array([[1.0, 0.0, mm], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    >>> _same(np.eye(3), [np.eye(3), along(3.0), along(15.0)]).tolist()  # a pitch is 45 mm
+    [True, True, False]
+    """
+    if not len(others):
+        return np.zeros(0, bool)
+    (pa,) = _project(a[None], GOLD_MM)
     pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
     share = params.hit_radius if within is None else within
-    return bool((np.linalg.norm(pa - pb, axis=-1) < share * pitch).all())
+    gaps = np.linalg.norm(pa - _project(np.stack(others), GOLD_MM), axis=-1)
+    return cast(npt.NDArray[np.bool_], (gaps < share * pitch).all(axis=1))
 
 
 def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
@@ -1123,9 +1152,9 @@ def locate_by_grid(
     # same start), and a pass that fails can come round to the starts it began with: each start
     # is pulled onto the grid once.
     def refine(first: FloatArray) -> tuple[FloatArray, int, int]:
-        for other, refined in search.pulled:
-            if _same(first, other, params, within=params.same_start):
-                return refined
+        alike = np.flatnonzero(_same(first, [other for other, _ in search.pulled], params, params.same_start))
+        if len(alike):
+            return search.pulled[int(alike[0])][1]
         refined = refine_on_grid(image, first, params=params)
         search.pulled.append((first, refined))
         return refined
