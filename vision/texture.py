@@ -62,6 +62,36 @@ def detail(grey: FloatImage, sigma: float) -> FloatImage:
     return cast(FloatImage, (grey - smooth).astype(np.float32))
 
 
+def upper_percentile(values: npt.NDArray[np.floating], percent: float, sample_step: int = 16) -> float:
+    """:func:`numpy.percentile` of ``values`` at a high ``percent`` (its linear interpolation, to
+    the last place or so), from the values near the top alone: a bound taken from every
+    ``sample_step``-th value leaves the rest out before any is sorted. Where the bound leaves out
+    values of the ranks wanted, all of them are sorted.
+
+    >>> rng = np.random.default_rng(1)
+    >>> values = rng.random((300, 400)).astype(np.float32)
+    >>> bool(np.isclose(upper_percentile(values, 99), np.percentile(values, 99), rtol=1e-6))
+    True
+    >>> lines = np.zeros((300, 400), np.float32); lines[::40] = 90.0; lines[::80] = 120.0
+    >>> upper_percentile(lines, 99), float(np.percentile(lines, 99))
+    (120.0, 120.0)
+    """
+    flat = values.ravel()
+    position = percent / 100 * (flat.size - 1)
+    low = int(position)
+    high = min(low + 1, flat.size - 1)
+    sample = flat[::sample_step]
+    # Twice as far from the top in the sample as the rank wanted: below it, unless the sample is
+    # unlucky, which the count of values left out tells.
+    rank = int(max(0.0, 1 - 2 * (1 - percent / 100)) * (sample.size - 1))
+    top = flat[flat >= np.partition(sample, rank)[rank]]
+    below = flat.size - top.size
+    if below > low:
+        return float(np.percentile(flat, percent))
+    lower, upper = np.partition(top, (low - below, high - below))[[low - below, high - below]]
+    return float(lower + (upper - lower) * (position - low))
+
+
 def dark_lines(grey: npt.NDArray[np.uint8], size: int) -> FloatImage:
     """How much darker each pixel of ``grey`` is than the light around it, within a disc ``size``
     pixels across (a black-hat): thin dark lines, such as a printed grid's, stand out.

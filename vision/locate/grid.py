@@ -45,7 +45,7 @@ from vision.locate.gridlines import lattice_homographies
 from vision.locate.lattice import gold_tokens, lines_around, lines_beyond, settle
 from vision.parallel import each
 from vision.read.rectify import reduce_for_view, warp_to_view
-from vision.texture import dark_lines
+from vision.texture import dark_lines, upper_percentile
 
 Image = npt.NDArray[np.uint8]
 FloatImage = npt.NDArray[np.float32]
@@ -603,7 +603,7 @@ CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     """Thin dark lines stand out: how much darker each pixel is than the light around it."""
     hat = dark_lines(grey, round(4 * GRID_LINE_MM * view.px_per_mm) | 1)
-    return cast(FloatImage, hat / max(float(np.percentile(hat, 99)), 1.0))
+    return cast(FloatImage, hat / max(upper_percentile(hat, 99), 1.0))
 
 
 @lru_cache(maxsize=64)
