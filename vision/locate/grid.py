@@ -1128,7 +1128,8 @@ def locate_by_grid(
         candidates, roundness = tokens("blobs")
         # Laid on the wrong family, the grid can still lock and settle: the way showing more gold first.
         found = lattice_homographies(seen.small, seen.scale)
-        shown = [settle(lines_around(grey, to_small @ first), gold, to_small @ first)[1] for first in found]
+        placed = [to_small @ first for first in found]
+        shown = [settle(lines_around(grey, small), gold, small)[1] for small in placed]
         for _, first in sorted(zip(shown, found, strict=True), key=lambda pair: -pair[0]):
             yield Start(first, None, candidates, roundness)
 
@@ -1193,11 +1194,12 @@ def locate_by_grid(
                 continue
             # The lines where the board is placed: weighed to settle it, and, unless it moves, for
             # the lines going on past it.
-            there = lines_around(grey, to_small @ refined)
-            move, gold_sum = settle(there, gold, to_small @ refined)
+            placed = to_small @ refined
+            there = lines_around(grey, placed)
+            move, gold_sum = settle(there, gold, placed)
             if gold_sum < params.min_gold_sum:
-                own = gold_under_board_light(seen, gold_bgr, to_small @ refined, params=params)
-                move, gold_sum = settle(there, own, to_small @ refined)
+                own = gold_under_board_light(seen, gold_bgr, placed, params=params)
+                move, gold_sum = settle(there, own, placed)
             if gold_sum < params.min_gold_sum:
                 continue
             moved = not np.allclose(move, np.eye(3))
