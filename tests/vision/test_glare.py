@@ -260,3 +260,17 @@ def test_the_bare_card_under_the_same_reflection_holds_no_warrior(lines_show: bo
     assert cell not in {warrior.cell for warrior in reading.position.warriors}
     assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
     assert "glare_warrior" not in {problem.code for problem in reading.assembled.warnings}
+
+
+@pytest.mark.parametrize("channels", [1, 2, 3])
+def test_a_pixel_is_lost_when_as_many_channels_as_asked_reach_the_ceiling(channels: int) -> None:
+    rng = np.random.default_rng(channels)
+    # Blocks of one random level per channel, wider than a speck: every mix of clipped channels.
+    blocks = rng.choice(np.array([200, 246, 247, 255], np.uint8), size=(53, 80, 3))
+    image = np.repeat(np.repeat(blocks, 10, axis=0), 10, axis=1)
+    params = GlareParams(channels=channels)
+    at_ceiling = ((image >= params.ceiling).sum(axis=-1) >= channels).astype(np.uint8)
+    width = round(params.min_width_mm * CANONICAL.px_per_mm)
+    expected = cv2.morphologyEx(at_ceiling, cv2.MORPH_OPEN, np.ones((width, width), np.uint8)).astype(bool)
+    assert np.array_equal(clipped_mask(image, params), expected)
+    assert 0 < expected.mean() < 1

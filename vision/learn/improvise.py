@@ -365,8 +365,28 @@ def _lab(colour: FloatArray, white: FloatArray) -> FloatArray:
 
 
 def _middle(pictures: list[Image]) -> Image:
-    """The middle (per-pixel median) of a group's warrior pictures: the group's own picture."""
-    return cast(Image, np.median(np.stack(pictures), axis=0).astype(np.uint8))
+    """The middle (per-pixel median) of a group's warrior pictures: the group's own picture.
+
+    numpy's median, rounded down as its mean of the two middle values is when cast back to 8 bits,
+    without its cost: a median along the pictures' axis strides through memory, some 2 to 14 ms for
+    the 1 to 15 pictures a group has, where the pictures sorted pixel by pixel against one another
+    (an odd-even transposition sort, whole pictures at a time) take a few hundredths of that.
+
+    >>> rng = np.random.default_rng(1)
+    >>> pictures = [rng.integers(0, 256, (4, 4, 3), dtype=np.uint8) for _ in range(4)]
+    >>> bool((_middle(pictures) == np.median(np.stack(pictures), axis=0).astype(np.uint8)).all())
+    True
+    """
+    ordered = list(pictures)
+    count = len(ordered)
+    for round_ in range(count):
+        for i in range(round_ % 2, count - 1, 2):
+            low, high = ordered[i], ordered[i + 1]
+            ordered[i], ordered[i + 1] = np.minimum(low, high), np.maximum(low, high)
+    half = count // 2
+    if count % 2:
+        return ordered[half].copy()
+    return ((ordered[half - 1].astype(np.uint16) + ordered[half]) // 2).astype(np.uint8)
 
 
 def _any_emblems_match(pictures: list[Image], bar: float) -> bool:

@@ -181,14 +181,14 @@ def gold_presence(gold: Image, params: LatticeParams = LATTICE_PARAMS) -> FloatA
     lattice, ``gold`` being 1 where a pixel looks like gold: (cell row, cell column)."""
     radius = round(params.gold_disc_mm * PX_PER_MM)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)).astype(np.float32)
-    share = cv2.filter2D(gold.astype(np.float32), -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
     ox, oy = _ORIGIN_MM
-    out = np.zeros((_CELL_ROWS, _CELL_COLS))
-    for j in range(_CELL_ROWS):
-        for k in range(_CELL_COLS):
-            x = MARGIN_MM + (k - SHIFT_COLS + 0.5) * PITCH_MM
-            y = MARGIN_MM + (j - SHIFT_ROWS + 0.5) * PITCH_MM
-            out[j, k] = share[_px(y, oy), _px(x, ox)]
+    rows = [_px(MARGIN_MM + (j - SHIFT_ROWS + 0.5) * PITCH_MM, oy) for j in range(_CELL_ROWS)]
+    columns = [_px(MARGIN_MM + (k - SHIFT_COLS + 0.5) * PITCH_MM, ox) for k in range(_CELL_COLS)]
+    # The disc summed at the cells' centres alone, not filtered over the whole view; beyond the
+    # view counts as no gold.
+    windows = np.lib.stride_tricks.sliding_window_view(np.pad(gold, radius), disc.shape)
+    around = windows[np.ix_(rows, columns)].astype(np.float32)
+    out: FloatArray = np.einsum("rcij,ij->rc", around, disc / disc.sum(), dtype=np.float64)
     return out
 
 
