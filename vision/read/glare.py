@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.board import CELLS, GOLD_CELLS, SLOTS, Slot
+from vision.colour import channel_sum
 from vision.geometry import (
     CANONICAL,
     GRID_LINE_MM,
@@ -107,12 +108,9 @@ def clipped_mask(
     >>> int(clipped_mask(view).sum())
     100
     """
-    # The channels counted plane by plane: numpy's sum across the last axis takes twenty times longer.
-    clipped = (topdown >= parameters.ceiling).view(np.uint8)
-    count = clipped[..., 0].copy()
-    for channel in range(1, clipped.shape[-1]):
-        count += clipped[..., channel]
-    at_ceiling = count >= parameters.channels
+    # The clipped channels counted plane by plane (channel_sum), as numpy's count across the last
+    # axis takes twenty times longer.
+    at_ceiling = channel_sum((topdown >= parameters.ceiling).astype(np.float32)) >= parameters.channels
     width = max(1, round(parameters.min_width_mm * view.px_per_mm))
     kernel = np.ones((width, width), np.uint8)
     opened = cv2.morphologyEx(at_ceiling.astype(np.uint8), cv2.MORPH_OPEN, kernel)
