@@ -469,6 +469,13 @@ def _project(h: FloatArray, points: FloatArray) -> FloatArray:
     return cast(FloatArray, p[..., :2] / p[..., 2:3])
 
 
+def _gold_and_pitch(h: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Where homographies ``h`` (N, 3, 3) put the gold cells' centres (N, 8, 2), and how long a
+    pitch along the row is there (N, 8): what a gap to a token is measured against."""
+    projected = _project(h, GOLD_MM)
+    return projected, np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
+
+
 @lru_cache(maxsize=8)
 def _quadruples(n: int) -> npt.NDArray[np.intp]:
     """Every ordered choice of 4 of ``n`` candidates (made once per ``n``, read only).
@@ -512,8 +519,7 @@ def gold_homographies(
             w = h[:, 2, :] @ np.c_[BOARD_CORNERS_MM, np.ones(4)].T
             plausible = keeps_handedness(h, (200.0, 130.0)) & (w > 0).all(axis=1)
             h, laid = h[plausible], laid[plausible]
-            projected = _project(h, GOLD_MM)
-            pitch = np.linalg.norm(_project(h, GOLD_MM + ALONG_ROW) - projected, axis=-1)
+            projected, pitch = _gold_and_pitch(h)
             plausible = pitch.max(axis=1) < params.max_pitch_ratio * pitch.min(axis=1)
             h, laid, projected, pitch = h[plausible], laid[plausible], projected[plausible], pitch[plausible]
             # The nearest candidate by squared distance, and one square root for it alone. A basis
@@ -552,8 +558,7 @@ def _nearest_hits(
     h: FloatArray, candidates: FloatArray, params: GridParams = GRID_PARAMS
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """For each gold cell, the candidate nearest where ``h`` puts it, and whether it is near enough."""
-    projected = _project(h[None], GOLD_MM)[0]
-    pitch = np.linalg.norm(_project(h[None], GOLD_MM + ALONG_ROW)[0] - projected, axis=-1)
+    (projected,), (pitch,) = _gold_and_pitch(h[None])
     distance = np.linalg.norm(projected[:, None, :] - candidates[None, :, :], axis=-1)
     nearest = np.argmin(distance, axis=1)
     return nearest, distance[np.arange(len(GOLD_MM)), nearest] < params.hit_radius * pitch
@@ -586,8 +591,7 @@ def _same(
     """
     if not len(others):
         return np.zeros(0, bool)
-    (pa,) = _project(a[None], GOLD_MM)
-    pitch = np.linalg.norm(_project(a[None], GOLD_MM + ALONG_ROW)[0] - pa, axis=-1)
+    (pa,), (pitch,) = _gold_and_pitch(a[None])
     share = params.hit_radius if within is None else within
     gaps = np.linalg.norm(pa - _project(np.stack(others), GOLD_MM), axis=-1)
     return cast(npt.NDArray[np.bool_], (gaps < share * pitch).all(axis=1))
