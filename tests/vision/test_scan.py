@@ -273,6 +273,21 @@ def test_bench_scan_reports_the_figures(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0 and "CPU per photo     median" in out
 
 
+def test_bench_scan_names_a_photo_it_cannot_open_and_reads_the_rest(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for suffix in (".jpg", ".json"):
+        (tmp_path / f"samples-0000{suffix}").write_bytes((SAMPLES / f"samples-0000{suffix}").read_bytes())
+    # A folder of links to photos, one of them since deleted.
+    (tmp_path / "samples-0001.json").write_bytes((SAMPLES / "samples-0001.json").read_bytes())
+    (tmp_path / "samples-0001.jpg").symlink_to(tmp_path / "gone.jpg")
+    code, out, _ = run(capsys, "bench", "scan", str(tmp_path), "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["photos"] == 1 and summary["exact_boards"] == 1.0
+    assert summary["crashes"] == ["samples-0001.jpg: not read: No such file or directory"]
+
+
 def test_bench_scan_can_read_every_board_cut_off_by_the_photo_s_edge(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

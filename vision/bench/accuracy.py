@@ -265,7 +265,12 @@ def bench_scan(
     learnt: dict[str, Looks | None] = {}
     for index, (photo, truth_path) in enumerate(pairs):
         truth = json.loads(truth_path.read_text())
-        data = photo.read_bytes()
+        try:
+            data = photo.read_bytes()
+        except OSError as error:
+            # A link to a photo since moved or deleted: said, and the folder read on.
+            result.crashes.append(f"{photo.name}: not read: {error.strerror or error}")
+            continue
         try:
             data = _cut_bytes(data, truth, cut, index)
         except Exception as error:
