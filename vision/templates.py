@@ -91,10 +91,12 @@ def _spectra(bank: TemplateBank, shape: tuple[int, int]) -> ComplexArray:
     pictures, rows, columns // 2 + 1): made once a bank and window shape, read only. A few are
     kept: a photo's cells are matched against one bank in windows of one or two shapes, and each
     holds about 5 MB (36 pictures of three channels)."""
-    spectra = np.conj(np.fft.rfft2(bank.centred, s=shape, axes=(1, 2)))
-    spectra = np.ascontiguousarray(np.moveaxis(spectra, 3, 0))
+    # The pictures laid channel first before they are transformed, and the spectra conjugated where
+    # they lie: the same values, without moving or copying the spectra, five times the pictures' size.
+    spectra = np.fft.rfft2(np.ascontiguousarray(np.moveaxis(bank.centred, 3, 0)), s=shape, axes=(2, 3))
+    np.conjugate(spectra, out=spectra)
     spectra.setflags(write=False)
-    return cast(ComplexArray, spectra)
+    return spectra
 
 
 def _box_sums(pixels: FloatArray, side: tuple[int, int]) -> FloatArray:

@@ -126,7 +126,8 @@ def token_match(
     """Per cell (rows) and colour of ``profile.colours`` (columns): how well its warrior's middle
     matches somewhere near the cell's centre (normalised correlation, -1..1; -1 for a colour whose
     warrior the profile has no picture of)."""
-    templates = _templates(profile, view, params=params)
+    # Asked as _bank asks, so that the cache made for one serves both.
+    templates = _templates(profile, view, params)
     columns = {name: k for k, name in enumerate(profile.colours)}
     result = np.full((len(cells), len(profile.colours)), -1.0)
     if not templates:
