@@ -132,6 +132,21 @@ def test_bench_fit_fits_on_several_folders_and_writes_a_whole_set_elsewhere(
     assert main(["bench", "fit", str(tmp_path / "nowhere")]) == 2
 
 
+def test_bench_fit_refuses_photos_it_cannot_open_before_fitting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from webui.cli import main
+
+    # A folder of links to tuning photos, one of them since moved: its truth is still there.
+    (tmp_path / "photo.json").write_text(json.dumps({"board": True, "warriors": []}))
+    (tmp_path / "photo.jpg").symlink_to(tmp_path / "moved.jpg")
+    out = tmp_path / "weights"
+    assert main(["bench", "fit", str(tmp_path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"1 photos cannot be opened ({tmp_path / 'photo.jpg'})" in err and "fit again" in err
+    assert not out.exists()
+
+
 def test_a_reader_fitted_per_world_is_fitted_on_each_world_s_photos_alone(tmp_path: Path) -> None:
     from vision.train.fit import Provenance, TrainingData, _fit
 

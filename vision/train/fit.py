@@ -7,6 +7,8 @@ Apart from the product's path: it writes ``vision/data/weights/NAME.json`` with 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -288,10 +290,21 @@ def main_fit(folders: list[Path], learn: Learner, out: Path | None = None) -> in
     no folder refits is copied into ``out`` as it is, so that ``ARMADORA_WEIGHTS=out`` reads a
     whole set.
     """
+    by_folder = [photos_with_truth(folder) for folder in folders]
+    # A photo that cannot be opened (a link to one since moved) would be left out of the fit while
+    # its provenance still counted it: refused before any fitting, named.
+    unreadable = [photo for pairs in by_folder for photo, _ in pairs if not os.access(photo, os.R_OK)]
+    if unreadable:
+        names = ", ".join(str(photo) for photo in unreadable[:5]) + (" ..." if len(unreadable) > 5 else "")
+        print(
+            f"armadora bench fit: {len(unreadable)} photos cannot be opened ({names}): "
+            "link or copy them again, or move their .json truths away, and fit again",
+            file=sys.stderr,
+        )
+        return 2
     reference_pairs: list[tuple[Path, Path]] = []
     copies_pairs: list[tuple[Path, Path]] = []
-    for folder in folders:
-        pairs = photos_with_truth(folder)
+    for pairs in by_folder:
         copies = any("copy" in json.loads(truth.read_text()) for _, truth in pairs)
         (copies_pairs if copies else reference_pairs).extend(pairs)
     refitted: list[str] = []
