@@ -24,7 +24,7 @@ from engine.check import check
 from engine.position import Position
 from vision.worlds.cycles.art import EMBLEMS, STYLES, Style
 from vision.worlds.cycles.camera import Camera
-from vision.worlds.cycles.kit import COPIES, REFERENCE, TUNING_COPIES, Kit, copy_named
+from vision.worlds.cycles.kit import COPIES, MORE_TUNING_COPIES, REFERENCE, TUNING_COPIES, Kit, copy_named
 from vision.worlds.cycles.plan import MM, Plan, is_forced_hard, make_plan
 from vision.worlds.cycles.positions import CORNERS
 from vision.worlds.cycles.sets import SETUP_SEED, photo_name, render_photo, render_set, setup_jobs, truth_of
@@ -148,18 +148,28 @@ def test_plans_over_many_seeds_are_legal_framed_and_hard_as_asked() -> None:
     assert forced == sum(is_forced_hard(s, 0.3) for s in range(120)) == 36
 
 
-def test_the_tuning_copies_plans_are_legal_framed_and_show_each_tuning_copy() -> None:
+@pytest.mark.parametrize(
+    ("set_name", "family", "start", "setup_seed"),
+    [
+        ("tuning-copies", TUNING_COPIES, 150_000, 920_000),
+        ("more-tuning-copies", MORE_TUNING_COPIES, 160_000, 930_000),
+    ],
+    ids=["tuning-copies", "more-tuning-copies"],
+)
+def test_a_tuning_family_plans_are_legal_framed_and_show_each_of_its_copies(
+    set_name: str, family: tuple[Kit, ...], start: int, setup_seed: int
+) -> None:
     shown: Counter[str] = Counter()
-    for seed in range(150_000, 150_120):
-        plan = make_plan("tuning-copies", seed, 1600, 1200, hard_share=0.3)
-        assert plan.kind == "game" and plan.kit is TUNING_COPIES[seed % len(TUNING_COPIES)]
+    for seed in range(start, start + 120):
+        plan = make_plan(set_name, seed, 1600, 1200, hard_share=0.3)
+        assert plan.kind == "game" and plan.kit is family[seed % len(family)]
         truth = _legal_and_framed(plan)
-        assert truth["copy"] == plan.kit.name and truth["render"]["set"] == "tuning-copies"
+        assert truth["copy"] == plan.kit.name and truth["render"]["set"] == set_name
         assert set(truth["players"]) <= set(plan.kit.colour_keys)
         shown[truth["copy"]] += 1
-    assert shown == {kit.name: 20 for kit in TUNING_COPIES}
-    for i, kit in enumerate(TUNING_COPIES):
-        setup = make_plan("tuning-copies", 920_000 + i, 1600, 1200, setup_of=kit)
+    assert shown == {kit.name: 20 for kit in family}
+    for i, kit in enumerate(family):
+        setup = make_plan(set_name, setup_seed + i, 1600, 1200, setup_of=kit)
         truth = _legal_and_framed(setup)
         assert setup.kind == "setup" and truth["copy"] == kit.name and truth["palisades"] == []
         assert truth["players"] == list(kit.colour_keys)
@@ -174,30 +184,45 @@ def _family_colours(kits: tuple[Kit, ...]) -> set[tuple[int, int, int]]:
     return {rgb for kit in kits for _key, rgb in kit.colours}
 
 
-def test_the_tuning_copies_share_no_name_colour_or_art_with_the_test_copies() -> None:
-    assert len(TUNING_COPIES) == len(COPIES) == 6
-    names = {kit.name for kit in TUNING_COPIES}
-    styles = {kit.style for kit in TUNING_COPIES}
+@pytest.mark.parametrize("family", [TUNING_COPIES, MORE_TUNING_COPIES], ids=["tuning", "more-tuning"])
+def test_a_tuning_family_shares_no_name_colour_or_art_with_the_test_copies(family: tuple[Kit, ...]) -> None:
+    assert len(family) == len(COPIES) == 6
+    names = {kit.name for kit in family}
+    styles = {kit.style for kit in family}
     assert len(names) == len(styles) == 6
     assert not names & {kit.name for kit in COPIES}
     assert not styles & {kit.style for kit in COPIES}
-    assert not _family_colours(TUNING_COPIES) & _family_colours(COPIES)
+    assert not _family_colours(family) & _family_colours(COPIES)
     test_art = set().union(*(_style_colours(STYLES[kit.style]) for kit in COPIES))
-    for kit in TUNING_COPIES:
+    for kit in family:
         assert not _style_colours(STYLES[kit.style]) & test_art, kit.style
         assert len(set(kit.colour_keys)) == len(kit.colours) == 4
         assert len(set(kit.emblems)) == 4 and set(kit.emblems) <= set(EMBLEMS)
         assert 43.0 <= kit.pitch_mm <= 47.0 and 17.0 <= kit.frame_mm <= 22.0
-    # The colours a classifier finds hardest are there as in the test copies.
-    assert {"white", "black", "yellow"} <= {key for kit in TUNING_COPIES for key in kit.colour_keys}
-    for kit in (*COPIES, *TUNING_COPIES):  # both families are found by name
+    # The colours a classifier finds hardest are there as in the test copies: a white or near
+    # white, a black or near black, a yellow or one beside the gold.
+    keys = {key for kit in family for key in kit.colour_keys}
+    assert keys & {"white", "pearl", "snow", "ivory", "cream"}
+    assert keys & {"black", "ink", "charcoal"}
+    assert keys & {"yellow", "lemon", "saffron"}
+    for kit in (*COPIES, *TUNING_COPIES, *MORE_TUNING_COPIES):  # every family is found by name
         assert kit.name is not None and copy_named(kit.name) is kit
     with pytest.raises(KeyError):
         copy_named("nowhere")
 
 
+def test_the_two_tuning_families_share_no_name_colour_or_art() -> None:
+    assert not {kit.name for kit in TUNING_COPIES} & {kit.name for kit in MORE_TUNING_COPIES}
+    assert not {kit.style for kit in TUNING_COPIES} & {kit.style for kit in MORE_TUNING_COPIES}
+    assert not _family_colours(TUNING_COPIES) & _family_colours(MORE_TUNING_COPIES)
+    first = set().union(*(_style_colours(STYLES[kit.style]) for kit in TUNING_COPIES))
+    for kit in MORE_TUNING_COPIES:
+        assert not _style_colours(STYLES[kit.style]) & first, kit.style
+
+
 def test_the_tuning_copies_photos_say_their_set_and_their_setups_follow_the_setup_seed() -> None:
     assert photo_name("tuning-copies", 150_000) == "tcopy-150000"
+    assert photo_name("more-tuning-copies", 160_000) == "mcopy-160000"
     assert (photo_name("reference", 4), photo_name("copies", 100_000)) == ("ref-000004", "copy-100000")
     every = [(f"setup-{kit.name}", 920_000 + i, kit) for i, kit in enumerate(TUNING_COPIES)]
     assert setup_jobs("tuning-copies", 150_000, 60, 920_000) == every
@@ -215,6 +240,9 @@ BEFORE_TUNING = {
     "copies": "9f3c6bc68084e8a4e6fe6d2bedddc0d4cf4e9a1d2715a44b55b1e805d7a5f16f",
     "setups": "27700c1e64eeb05f58ed6f8083723fca5123a6b70caa2f57b19b1cceb54a4af5",
 }
+# ... and of the tuning copies' first twelve photos and six setup photos, before the more tuning
+# copies were added.
+BEFORE_MORE_TUNING = "7bb71580fd1b3f3a215087591f1e8365f2a51aaf864c6805188826838daebee4"
 
 
 def _digest(truths: list[dict[str, Any]]) -> str:
@@ -233,11 +261,26 @@ def test_the_existing_sets_plans_are_as_before_the_tuning_copies() -> None:
     assert _digest(setups) == BEFORE_TUNING["setups"]
 
 
+def test_the_tuning_copies_plans_are_as_before_the_more_tuning_copies() -> None:
+    tuning = [
+        truth_of(make_plan("tuning-copies", s, 1600, 1200, hard_share=0.3)) for s in range(150_000, 150_012)
+    ]
+    tuning += [
+        truth_of(make_plan("tuning-copies", 920_000 + i, 1600, 1200, setup_of=kit))
+        for i, kit in enumerate(TUNING_COPIES)
+    ]
+    assert _digest(tuning) == BEFORE_MORE_TUNING
+
+
 @needs_bpy
 @pytest.mark.parametrize(
     ("set_name", "start", "count", "family"),
-    [("copies", 100_000, 1, COPIES), ("tuning-copies", 150_000, 2, TUNING_COPIES)],
-    ids=["copies", "tuning-copies"],
+    [
+        ("copies", 100_000, 1, COPIES),
+        ("tuning-copies", 150_000, 2, TUNING_COPIES),
+        ("more-tuning-copies", 160_000, 1, MORE_TUNING_COPIES),
+    ],
+    ids=["copies", "tuning-copies", "more-tuning-copies"],
 )
 def test_a_copies_folder_gets_the_setup_photos_of_its_copies(
     tmp_path: Path, set_name: str, start: int, count: int, family: tuple[Kit, ...]

@@ -159,6 +159,67 @@ STYLES: dict[str, Style] = {
         line="#26100A",
         ink="#F8D8B0",
     ),
+    # The more tuning copies' styles (kit.MORE_TUNING_COPIES): six palettes more, shared with none above.
+    # An orchard's grass under round fruit, orange, red and yellow, some the gold's size.
+    "orchard": Style(
+        ground=("#5E8C3A", "#6F9A44", "#4E7A32", "#8AA858", "#7C8E3E"),
+        shapes=("#EE9A32", "#C8322C", "#E6C23A", "#3E6A26", "#D6AE3C"),
+        count=9,
+        radius=(3.0, 10.5),
+        frame="#2E3E1C",
+        line="#141C0A",
+        ink="#EEE6BE",
+    ),
+    # A night sky of deep blue and black, with small stars, white and gold-coloured.
+    "starry": Style(
+        ground=("#10162C", "#18203A", "#0C0E18", "#1C1A30", "#121C26"),
+        shapes=("#F6F4EA", "#E2B63C", "#8E9CC8", "#2A3458", "#D8D2F0"),
+        count=14,
+        radius=(0.7, 3.0),
+        frame="#06080E",
+        line="#020306",
+        ink="#C8C0E6",
+    ),
+    # Busy tiles: many mid-sized round tesserae in strong blues, purples, peach and white.
+    "tiles": Style(
+        ground=("#D8C8A8", "#7898C0", "#C89A80", "#A8B890", "#B890B8", "#E8D890"),
+        shapes=("#3066D0", "#7440A4", "#F0B090", "#FCFCF6", "#D84848", "#38A868"),
+        count=18,
+        radius=(1.5, 5.0),
+        frame="#3A2A5A",
+        line="#14101C",
+        ink="#F4ECD4",
+    ),
+    # Dry grass the tan warrior's colour, dark acacia crowns and round red-brown mounds.
+    "savanna": Style(
+        ground=("#C8A874", "#B89462", "#D6BA86", "#A8884E", "#C2A06A"),
+        shapes=("#3A4A22", "#8E4A2A", "#D0A040", "#5A5A2A", "#E2C890"),
+        count=5,
+        radius=(4.0, 12.5),
+        frame="#4E3418",
+        line="#2A1A0A",
+        ink="#F2DEB4",
+    ),
+    # Vineyard rows: purple-brown soil, green leaves and round dark grapes.
+    "vines": Style(
+        ground=("#6A4A5A", "#5A6E3A", "#7A5A4A", "#48603A", "#846A56"),
+        shapes=("#4A1E4A", "#6E2E5E", "#3E7A3A", "#8AAA4A", "#2A1A2E"),
+        count=10,
+        radius=(2.0, 7.5),
+        frame="#2A1420",
+        line="#12080E",
+        ink="#EAD8C8",
+    ),
+    # Moss and lichen on grey-green ground, pale round stones: cream and charcoal blend in.
+    "moss": Style(
+        ground=("#7A8A6E", "#8E9A80", "#6A7A62", "#A4AA92", "#5E6A5A"),
+        shapes=("#E6DEC2", "#C8C6B8", "#3A3E3A", "#9AAA6A", "#B8A47A"),
+        count=7,
+        radius=(3.0, 9.5),
+        frame="#2E3A30",
+        line="#141A14",
+        ink="#EEF0E2",
+    ),
 }
 
 EMBLEMS = ("crescent", "axe", "leaf", "star", "tower", "sun", "ring", "drop", "diamond", "cross")

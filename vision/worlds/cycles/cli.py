@@ -1,6 +1,7 @@
 """``python -m vision.worlds.cycles render OUT_DIR --set SET --start N --count K ...``.
 
-SET is reference, copies (the test copies) or tuning-copies (other copies, which a fit may see).
+SET is reference, copies (the test copies), tuning-copies or more-tuning-copies (other copies,
+which a fit may see).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         "--setup-seed",
         type=int,
         default=SETUP_SEED,
-        help="copies, tuning-copies: the first copy's setup seed "
+        help="sets of copies: the first copy's setup seed "
         "(another gives a tuning set setup photos no test set has)",
     )
     args = parser.parse_args(argv)

@@ -1,10 +1,11 @@
-"""The kits this world photographs: the reference kit of board-spec.md and two families of copies.
+"""The kits this world photographs: the reference kit of board-spec.md and three families of copies.
 
 A kit is its geometry (millimetres), its four player colours (keys and sRGB), the emblem on
 each colour's warrior backs and the style of its board art. The reference kit follows
 board-spec.md; the copies are other editions, each with its own art, colours, emblems and a
 slightly different size, as "real copies differ in art, colours and size". ``COPIES`` are the
-test sets' unseen copies; ``TUNING_COPIES``, disjoint from them, are the ones a fit may see.
+test sets' unseen copies; ``TUNING_COPIES`` and ``MORE_TUNING_COPIES``, disjoint from them, are
+the ones a fit may see.
 """
 
 from __future__ import annotations
@@ -263,9 +264,103 @@ TUNING_COPIES: tuple[Kit, ...] = (
 )
 
 
+# More copies a fit may see (the set ``more-tuning-copies``), drawn up when six tuning editions
+# proved too few to tell a reader that learns copies from one that learns those six: as hard in
+# the same ways, sharing no name, colour or art style with the test copies nor with the first
+# six. Colours close to a reference colour (tangerine to orange, leaf to green, azure to blue,
+# grape to purple), to the gold (saffron) or to the art they lie on (tan on dry grass, ink on a
+# night sky), a white and a near-white, and round fruit, stones and stars the gold's size.
+MORE_TUNING_COPIES: tuple[Kit, ...] = (
+    Kit(
+        name="orchard",
+        style="orchard",
+        colours=(
+            ("tangerine", hex_rgb("#F0862A")),
+            ("leaf", hex_rgb("#4A8A30")),
+            ("cherry", hex_rgb("#9E1A32")),
+            ("pearl", hex_rgb("#EEEDE4")),
+        ),
+        emblems=("leaf", "drop", "sun", "tower"),
+        pitch_mm=45.5,
+        frame_mm=20.0,
+        title="ARMADORA  VERGER",
+    ),
+    Kit(
+        name="midnight",
+        style="starry",
+        colours=(
+            ("ink", hex_rgb("#15171F")),
+            ("saffron", hex_rgb("#EEAE22")),
+            ("lavender", hex_rgb("#B29BDE")),
+            ("aqua", hex_rgb("#3CC6D6")),
+        ),
+        emblems=("ring", "star", "axe", "crescent"),
+        pitch_mm=44.0,
+        frame_mm=19.0,
+        title="ARMADORA  MINUIT",
+    ),
+    Kit(
+        name="mosaic",
+        style="tiles",
+        colours=(
+            ("azure", hex_rgb("#2E6EDE")),
+            ("grape", hex_rgb("#6B3B9B")),
+            ("peach", hex_rgb("#F2A884")),
+            ("snow", hex_rgb("#F9F9F6")),
+        ),
+        emblems=("diamond", "cross", "leaf", "sun"),
+        pitch_mm=43.5,
+        frame_mm=17.0,
+        title="ARMADORA",
+    ),
+    Kit(
+        name="savanna",
+        style="savanna",
+        colours=(
+            ("tan", hex_rgb("#C6A67A")),
+            ("maroon", hex_rgb("#6B1F24")),
+            ("sea", hex_rgb("#2A8B9B")),
+            ("black", hex_rgb("#232323")),
+        ),
+        emblems=("tower", "crescent", "diamond", "drop"),
+        pitch_mm=46.0,
+        frame_mm=21.5,
+        title="ARMADORA  SAVANE",
+    ),
+    Kit(
+        name="vineyard",
+        style="vines",
+        colours=(
+            ("wine", hex_rgb("#7B1E3E")),
+            ("ivory", hex_rgb("#F1ECD6")),
+            ("jade", hex_rgb("#38A478")),
+            ("slate", hex_rgb("#5B6571")),
+        ),
+        emblems=("axe", "ring", "star", "cross"),
+        pitch_mm=47.0,
+        frame_mm=18.5,
+        title="ARMADORA  VIGNE",
+    ),
+    Kit(
+        name="tundra",
+        style="moss",
+        colours=(
+            ("cream", hex_rgb("#EDE3C4")),
+            ("petrol", hex_rgb("#1E5E6A")),
+            ("brick", hex_rgb("#9B3A2D")),
+            ("charcoal", hex_rgb("#2F2F34")),
+        ),
+        emblems=("sun", "diamond", "crescent", "leaf"),
+        pitch_mm=44.5,
+        frame_mm=22.0,
+        title="ARMADORA  TOUNDRA",
+    ),
+)
+
+
 def copy_named(name: str) -> Kit:
     """The copy of that name, test or tuning; KeyError if there is none."""
-    for kit in (*COPIES, *TUNING_COPIES):
+    for kit in (*COPIES, *TUNING_COPIES, *MORE_TUNING_COPIES):
         if kit.name == name:
             return kit
     raise KeyError(name)

@@ -20,7 +20,7 @@ from engine.board import COLS, ROWS, Cell, Slot
 from engine.position import Position
 from vision.worlds.cycles.camera import Camera, place_camera, polygon_area
 from vision.worlds.cycles.colour import kelvin_rgb
-from vision.worlds.cycles.kit import COPIES, REFERENCE, TUNING_COPIES, Kit
+from vision.worlds.cycles.kit import COPIES, MORE_TUNING_COPIES, REFERENCE, TUNING_COPIES, Kit
 from vision.worlds.cycles.positions import STAGES, game_position, setup_position
 
 HARD_KINDS = ("glare", "warm", "tilt")
@@ -98,7 +98,11 @@ def _rect(hw: float, hh: float, z: float) -> NDArray[Any]:
 
 #: The sets of copies and the family of kits each shows: the test copies, or the tuning
 #: copies that a fit may see without making the test copies seen.
-COPY_FAMILIES: dict[str, tuple[Kit, ...]] = {"copies": COPIES, "tuning-copies": TUNING_COPIES}
+COPY_FAMILIES: dict[str, tuple[Kit, ...]] = {
+    "copies": COPIES,
+    "tuning-copies": TUNING_COPIES,
+    "more-tuning-copies": MORE_TUNING_COPIES,
+}
 
 
 def kit_for(set_name: str, seed: int) -> Kit:

@@ -4,7 +4,7 @@ A photo's scene comes from its seed alone (plan.py), so a set can be rendered in
 several processes over disjoint seed ranges, and resumed: a photo whose JPEG and JSON are
 both there is skipped. Files are written to a hidden temporary name and renamed, the JSON
 last, so a killed render never leaves a photo that looks finished. A folder of a set of copies
-("copies", the test copies, or "tuning-copies") also holds each copy's setup photo,
+("copies", the test copies, or "tuning-copies" and "more-tuning-copies") also holds each copy's setup photo,
 ``setup-<copy>.jpg``, rendered before the copy's photos.
 """
 
@@ -40,7 +40,7 @@ SETUP_SEED = 900_000
 GLARE_FRACTION = 0.003  # white-out share of the board's area, on the bare card, for "glare"
 # The sets and their photos' name prefixes: a tuning photo's name says so, should it stray into a
 # test folder.
-PREFIXES = {"reference": "ref", "copies": "copy", "tuning-copies": "tcopy"}
+PREFIXES = {"reference": "ref", "copies": "copy", "tuning-copies": "tcopy", "more-tuning-copies": "mcopy"}
 SETS = tuple(PREFIXES)
 
 
