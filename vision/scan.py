@@ -23,7 +23,7 @@ from engine.position import Position
 from vision.geometry import CANONICAL
 from vision.load import MIN_SIDE_PX, Photo, load_photo
 from vision.locate.features import FoundBy, Located
-from vision.locate.find import find_board, improvised_only
+from vision.locate.find import find_board, improvised_only, placed_by_numerals
 from vision.looks import Kind, Looks
 from vision.parallel import both
 from vision.params import SCAN_PARAMS, ScanParams
@@ -151,22 +151,13 @@ def scan_image(
         view, profile, unknown = (*improvised_only(image, timer, params), True)
     else:
         view, profile, unknown = find_board(image, profile, timer, params)
-    height, width = image.shape[:2]
-    beyond = beyond_frame(view.located.homography, width, height, params.frame)
-    refuse_cut_off(beyond, view.located.homography, width, height, params.frame)
-    # The gold's numerals are read from the photo where the board lies, and read nothing the
-    # board's other readers do: on a thread of their own beside them.
-    gold, (slots, palisades, cells) = both(
-        lambda: timer.run(
-            "numerals",
-            read_gold_values,
-            image,
-            view.located.homography,
-            params.numerals,
-            doubtful=params.assemble.doubtful,
-        ),
-        lambda: _read_board(view, profile, beyond, timer, params),
-    )
+    beyond, gold, (slots, palisades, cells) = _read(image, view, profile, timer, params)
+    if unknown:
+        sure = float(np.mean([confidence for _, confidence in gold.values()]))
+        placed = placed_by_numerals(image, view.located, sure, timer, params)
+        if placed is not None:
+            view, profile = placed
+            beyond, gold, (slots, palisades, cells) = _read(image, view, profile, timer, params)
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     if glare is not None:
         with timer.stage("cells"):
@@ -178,6 +169,30 @@ def scan_image(
     with timer.stage("assemble"):
         assembled, report = _assemble(readings, players, variant)
     return Scan(assembled.position, assembled, report, view.located, image, timer.ms, readings)
+
+
+def _read(
+    image: Image, view: BoardView, profile: Looks, timer: Timer, params: ScanParams
+) -> tuple[Beyond, dict[Cell, tuple[int | None, float]], tuple[SlotReading, list[Slot], CellReading]]:
+    """What the frame cuts off (refused where it is too much), the gold's values, and the board read
+    (:func:`_read_board`) where ``view`` places it."""
+    height, width = image.shape[:2]
+    beyond = beyond_frame(view.located.homography, width, height, params.frame)
+    refuse_cut_off(beyond, view.located.homography, width, height, params.frame)
+    # The gold's numerals are read from the photo where the board lies, and read nothing the
+    # board's other readers do: on a thread of their own beside them.
+    gold, board = both(
+        lambda: timer.run(
+            "numerals",
+            read_gold_values,
+            image,
+            view.located.homography,
+            params.numerals,
+            doubtful=params.assemble.doubtful,
+        ),
+        lambda: _read_board(view, profile, beyond, timer, params),
+    )
+    return beyond, gold, board
 
 
 def _read_board(

@@ -18,7 +18,9 @@ from renders import TuningPhoto
 
 from calibration.profile import REFERENCE_GOLD
 from vision.geometry import GOLD_DIAMETER_MM, PITCH_MM, board_corners_mm
-from vision.locate.features import FoundBy
+from vision.learn.improvise import IMPROVISE_PARAMS
+from vision.locate.features import FoundBy, Located
+from vision.locate.find import placed_by_numerals
 from vision.locate.grid import (
     BASES,
     GOLD_ALIKE,
@@ -40,7 +42,10 @@ from vision.locate.grid import (
     outline_quads,
     photo_lines,
 )
-from vision.locate.lattice import gold_tokens, lattice_move, lines_around, lines_beyond, settle
+from vision.locate.lattice import gold_tokens, lattice_move, lines_around, lines_beyond, nearby_moves, settle
+from vision.looks import Kind
+from vision.read.numerals import numerals_shown
+from vision.timing import Timer
 
 pytestmark = pytest.mark.slow  # renders and searches 12 MP photos
 
@@ -423,3 +428,49 @@ def test_the_gold_tokens_near_a_rough_placement_are_found_and_tell_it_turned() -
     # Within too short a reach, they are not.
     _, near, _ = gold_tokens(gold_mask(seen), rough, reach=0.1)
     assert (near < GRID_PARAMS.token_fill).sum() >= 4
+
+
+@pytest.mark.parametrize(
+    ("cols", "rows", "half_turn"), [(0, 0, True), (0, -1, True), (-2, 0, True), (2, 1, False)]
+)
+def test_a_board_placed_turned_or_cells_off_is_put_back_where_its_gold_numerals_read(
+    cols: int, rows: int, half_turn: bool, tuning_photo: TuningPhoto
+) -> None:
+    # Art with round shapes of the gold's colour can hold the gold search there, every grid line on
+    # a line (a half turn, with or without a row along, on the path-traced tuning copies). Not the
+    # gold's twins (turned and two columns along, six gold cells stay on gold): the art tells those.
+    photo, truth = tuning_photo(GAME_PHOTO)
+    wrong = truth @ np.linalg.inv(lattice_move(cols, rows, half_turn))
+    assert (
+        numerals_shown(photo.image, truth)
+        > numerals_shown(photo.image, wrong) + IMPROVISE_PARAMS.better_placed
+    )
+    placed = placed_by_numerals(photo.image, Located(wrong, 40, 54, found_by=FoundBy.GOLD), 0.5, Timer())
+    assert placed is not None
+    view, looks = placed
+    assert _error_mm(view.located.homography, truth) < 2.0
+    assert view.located.found_by is FoundBy.GOLD and looks.kind is Kind.IMPROVISED
+
+
+def test_a_board_whose_gold_reads_surely_or_reads_best_where_it_lies_stays_there(
+    tuning_photo: TuningPhoto,
+) -> None:
+    photo, truth = tuning_photo(GAME_PHOTO)
+    turned = truth @ lattice_move(0, 0, half_turn=True)
+    sure = IMPROVISE_PARAMS.placed_surely
+    # Its gold read surely: not looked at again (not even turned).
+    assert (
+        placed_by_numerals(photo.image, Located(turned, 40, 54, found_by=FoundBy.GOLD), sure, Timer()) is None
+    )
+    # Its gold read doubtfully where it lies: no place nearby reads better.
+    assert (
+        placed_by_numerals(photo.image, Located(truth, 40, 54, found_by=FoundBy.GOLD), 0.5, Timer()) is None
+    )
+
+
+def test_the_nearby_moves_are_every_whole_cell_move_but_none() -> None:
+    moves = nearby_moves()
+    assert len(moves) == 2 * 5 * 3 - 1
+    assert not any(np.allclose(move, np.eye(3)) for move in moves)
+    assert any(np.allclose(move, lattice_move(-2, 1, half_turn=True)) for move in moves)
+    assert len({np.round(move, 6).tobytes() for move in moves}) == len(moves)

@@ -99,6 +99,18 @@ class ImproviseParams:
     alike_emblem: float = 0.75
     alike_hue_deg: float = 30.0
     grey_chroma: float = 20.0
+    #: A board found without a profile whose gold's values read this surely at least, on average
+    #: (:func:`vision.read.numerals.read_gold_values`), stands where it was found. Under it, a place a
+    #: few whole cells along or turned half round (:func:`vision.locate.lattice.nearby_moves`) whose
+    #: numerals read better by :attr:`better_placed` (:func:`vision.read.numerals.numerals_shown`)
+    #: is the board's: a copy's art with round shapes of the gold's colour can hold the gold search a
+    #: half turn or cells off, every grid line on a line. On 148 path-traced tuning photos of twelve
+    #: copies read without a profile, 16 read under 0.9; the three of them placed so read 0.56 to 0.69
+    #: there and 0.32 to 0.44 better on the board's place, the others at least 0.02 worse anywhere
+    #: else: the margin lies halfway. The gold's twins (six of eight gold cells on gold,
+    #: :func:`vision.locate.lattice.gold_twins`) may read nearly as well: the art tells those.
+    placed_surely: float = 0.9
+    better_placed: float = 0.15
     #: A warrior's back shows between its bevel (:attr:`vision.learn.pieces.PieceParams.bevel`) and
     #: this share of its side from its edge (its emblem).
     back_inner: float = 0.17

@@ -25,10 +25,12 @@ from vision.locate.grid import (
     locate_by_grid,
     refine_on_grid,
 )
-from vision.locate.lattice import gold_twins
+from vision.locate.lattice import gold_twins, nearby_moves
 from vision.locate.register import Registration, art_match, art_matches, register
 from vision.looks import REFERENCE_GOLD, Looks, reference_looks
+from vision.parallel import each
 from vision.params import SCAN_PARAMS, ScanParams
+from vision.read.numerals import numerals_shown
 from vision.read.rectify import face_view
 from vision.read.view import BoardView, seen_from_above
 from vision.timing import Timer
@@ -314,6 +316,36 @@ def improvised_view(
         return None
     view = board_view(image, improvised.profile, timer, grid_located(improvised.fit), params)
     return view, improvised.profile
+
+
+def placed_by_numerals(
+    image: Image, located: Located, gold_sure: float, timer: Timer, params: ScanParams = SCAN_PARAMS
+) -> tuple[BoardView, Looks] | None:
+    """The board found without a profile where ``located`` put it, seen again a few whole cells along
+    or turned half round (:func:`vision.locate.lattice.nearby_moves`) where the gold's numerals read
+    far more surely there (:func:`vision.read.numerals.numerals_shown`), with looks improvised anew;
+    None where its place stands.
+
+    ``gold_sure`` is how surely the gold's values read where it lies (their mean confidence): at
+    :attr:`vision.learn.improvise.ImproviseParams.placed_surely` or more, the place stands unlooked.
+    A copy's art with round shapes of the gold's colour can hold the gold search a half turn or
+    cells off, every grid line on a line; only the gold's numerals tell the board's own place.
+    """
+    placing = params.improvise
+    if gold_sure >= placing.placed_surely:
+        return None
+    with timer.stage("numerals"):
+        here = numerals_shown(image, located.homography, params.numerals)
+        moved = [located.homography @ move for move in nearby_moves()]
+        shown = each(lambda homography: numerals_shown(image, homography, params.numerals), moved)
+    best = int(np.argmax(shown))
+    if shown[best] < here + placing.better_placed:
+        return None
+    # The improvised looks are read off the board where it lies: made again there.
+    fit = GridFit(
+        moved[best], 0, np.empty((0, 2)), np.empty(0), located.inliers, located.matches, located.found_by
+    )
+    return improvised_view(image, timer, params, fit)
 
 
 def grid_located(fit: GridFit) -> Located:

@@ -72,6 +72,22 @@ def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
     return cast(FloatArray, shift @ turn)
 
 
+def nearby_moves(cols: int = 2, rows: int = 1) -> tuple[FloatArray, ...]:
+    """Every whole-cell move (:func:`lattice_move`) at most ``cols`` columns and ``rows`` rows along,
+    turned half round or not, other than none: where a grid locked a few cells off, or turned, lies.
+
+    >>> len(nearby_moves()), len(nearby_moves(cols=0, rows=0))
+    (29, 1)
+    """
+    return tuple(
+        lattice_move(c, r, half_turn)
+        for half_turn in (False, True)
+        for c in range(-cols, cols + 1)
+        for r in range(-rows, rows + 1)
+        if half_turn or (c, r) != (0, 0)
+    )
+
+
 def gold_twins(least: int = len(GOLD_CELLS) // 2) -> tuple[FloatArray, ...]:
     """The whole-cell moves (:func:`lattice_move`) other than none that put at least ``least`` of the
     gold cells on gold cells: the places the gold alone can hardly tell from the board's own, where

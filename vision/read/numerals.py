@@ -521,6 +521,28 @@ def gold_crop(
     return np.asarray(crop, np.uint8), px_per_mm
 
 
+def gold_probabilities(
+    image: ByteImage, homography: NDArray[np.float64], params: NumeralParams = NUMERAL_PARAMS
+) -> NDArray[np.float64]:
+    """Per gold cell (rows, :data:`engine.board.GOLD_CELLS`' order), the probabilities of the values
+    3..7 (:func:`numeral_probabilities`) that the numeral there shows, ``homography`` placing the board."""
+    return np.array(
+        [numeral_probabilities(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
+    )
+
+
+def numerals_shown(
+    image: ByteImage, homography: NDArray[np.float64], params: NumeralParams = NUMERAL_PARAMS
+) -> float:
+    """How surely the gold's numerals read where ``homography`` puts the gold cells: the mean
+    confidence (0 to 1) of the values the kit's 7,6,6,5,5,4,4,3 gives them (:func:`assign_gold_values`).
+
+    Round shapes of the gold's colour in a copy's art show no numeral: a board laid on them, turned
+    or cells along, reads low where the board's own place reads high.
+    """
+    return float(np.mean(assign_gold_values(gold_probabilities(image, homography, params))[1]))
+
+
 def read_gold_values(
     image: ByteImage,
     homography: NDArray[np.float64],
@@ -534,11 +556,7 @@ def read_gold_values(
     the numerals as read (:attr:`NumeralParams.most_overruled`), how they are shared out is a guess
     (a blurred photo's numerals), and every value is ``doubtful`` at most.
     """
-    rows = []
-    for cell in GOLD_CELLS:
-        crop, px_per_mm = gold_crop(image, homography, cell, params)
-        rows.append(numeral_probabilities(crop, px_per_mm, params))
-    probabilities = np.array(rows)
+    probabilities = gold_probabilities(image, homography, params)
     values, confidences = assign_gold_values(probabilities)
     if overruled(probabilities, values) > params.most_overruled:
         confidences = tuple(min(conf, doubtful) for conf in confidences)
