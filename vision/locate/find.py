@@ -334,16 +334,16 @@ def placed_by_numerals(
     placing = params.improvise
     if gold_sure >= placing.placed_surely:
         return None
+    # Where it lies first, on the threads with the others.
+    places = [located.homography, *(located.homography @ move for move in nearby_moves())]
     with timer.stage("numerals"):
-        here = numerals_shown(image, located.homography, params.numerals)
-        moved = [located.homography @ move for move in nearby_moves()]
-        shown = each(lambda homography: numerals_shown(image, homography, params.numerals), moved)
-    best = int(np.argmax(shown))
-    if shown[best] < here + placing.better_placed:
+        shown = each(lambda homography: numerals_shown(image, homography, params.numerals), places)
+    best = 1 + int(np.argmax(shown[1:]))
+    if shown[best] < shown[0] + placing.better_placed:
         return None
     # The improvised looks are read off the board where it lies: made again there.
     fit = GridFit(
-        moved[best], 0, np.empty((0, 2)), np.empty(0), located.inliers, located.matches, located.found_by
+        places[best], 0, np.empty((0, 2)), np.empty(0), located.inliers, located.matches, located.found_by
     )
     return improvised_view(image, timer, params, fit)
 

@@ -15,6 +15,7 @@ shift, turned or not, by both.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
@@ -72,6 +73,16 @@ def lattice_move(cols: int, rows: int, half_turn: bool = False) -> FloatArray:
     return cast(FloatArray, shift @ turn)
 
 
+def _whole_cell_moves(cols: int, rows: int) -> Iterator[tuple[int, int, bool]]:
+    """Every whole-cell move at most ``cols`` columns and ``rows`` rows along, turned half round or
+    not, other than none, as :func:`lattice_move`'s (columns, rows, half turn)."""
+    for half_turn in (False, True):
+        for c in range(-cols, cols + 1):
+            for r in range(-rows, rows + 1):
+                if half_turn or (c, r) != (0, 0):
+                    yield c, r, half_turn
+
+
 def nearby_moves(cols: int = 2, rows: int = 1) -> tuple[FloatArray, ...]:
     """Every whole-cell move (:func:`lattice_move`) at most ``cols`` columns and ``rows`` rows along,
     turned half round or not, other than none: where a grid locked a few cells off, or turned, lies.
@@ -79,13 +90,7 @@ def nearby_moves(cols: int = 2, rows: int = 1) -> tuple[FloatArray, ...]:
     >>> len(nearby_moves()), len(nearby_moves(cols=0, rows=0))
     (29, 1)
     """
-    return tuple(
-        lattice_move(c, r, half_turn)
-        for half_turn in (False, True)
-        for c in range(-cols, cols + 1)
-        for r in range(-rows, rows + 1)
-        if half_turn or (c, r) != (0, 0)
-    )
+    return tuple(lattice_move(*move) for move in _whole_cell_moves(cols, rows))
 
 
 def gold_twins(least: int = len(GOLD_CELLS) // 2) -> tuple[FloatArray, ...]:
@@ -101,15 +106,12 @@ def gold_twins(least: int = len(GOLD_CELLS) // 2) -> tuple[FloatArray, ...]:
     (4, 0)
     """
     gold = {(cell.col, cell.row) for cell in GOLD_CELLS}
-    twins = []
-    for half_turn in (False, True):
-        turned = {(COLS - 1 - c, ROWS - 1 - r) if half_turn else (c, r) for c, r in gold}
-        for cols in range(1 - COLS, COLS):
-            for rows in range(1 - ROWS, ROWS):
-                kept = len({(c + cols, r + rows) for c, r in turned} & gold)
-                if kept >= least and (cols, rows, half_turn) != (0, 0, False):
-                    twins.append(lattice_move(cols, rows, half_turn))
-    return tuple(twins)
+    turned = {False: gold, True: {(COLS - 1 - c, ROWS - 1 - r) for c, r in gold}}
+    return tuple(
+        lattice_move(cols, rows, half_turn)
+        for cols, rows, half_turn in _whole_cell_moves(COLS - 1, ROWS - 1)
+        if len({(c + cols, r + rows) for c, r in turned[half_turn]} & gold) >= least
+    )
 
 
 def around_view(image: Image, homography: FloatArray) -> Image:
