@@ -29,7 +29,7 @@ from vision.parallel import both
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellReading, Discs, photo_colours, read_cells
-from vision.read.emblems import emblem_colours
+from vision.read.emblems import emblem_colours, turned_pictures
 from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
 from vision.read.glare import clipped_shares, warriors_under_glare
 from vision.read.judge import Judged, judge_cells, weighed_shares
@@ -223,6 +223,7 @@ def _read_board(
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
         cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces, judged.places)
+        cells = turned_pictures(view.balanced, cells, profile, CANONICAL, params.emblems, params.tokens)
         return slots, palisades, cells.unseen(beyond.cells)
 
 

@@ -10,8 +10,9 @@ import numpy as np
 from engine.board import CELLS
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, cell_centre_mm
 from vision.learn.pieces import balanced_face, find_token
+from vision.looks import Kind, Looks, reference_looks
 from vision.read.cells import EMPTY, GOLD, CellReading
-from vision.read.emblems import EmblemParams, emblem_colours
+from vision.read.emblems import EmblemParams, emblem_colours, turned_pictures
 
 ORANGE = (0.14, 0.48, 0.88)
 PURPLE = (0.63, 0.29, 0.48)
@@ -35,18 +36,26 @@ def draw_emblem(shape: str, size: int) -> np.ndarray:
     return mark > 0
 
 
-def board_with(warriors: dict[str, tuple[tuple[float, float, float], str, float]]) -> np.ndarray:
+def warrior_back(back: tuple[float, float, float], shape: str, light: float, side: int) -> np.ndarray:
+    """A warrior's square back, upright, ``side`` pixels a side (BGR, 0..1)."""
+    token = np.empty((side, side, 3), np.float32)
+    token[:] = back
+    token[draw_emblem(shape, side)] = back + (np.array([light] * 3) - back) * 0.9
+    return token
+
+
+def board_with(
+    warriors: dict[str, tuple[tuple[float, float, float], str, float]], quarters: dict[str, int] | None = None
+) -> np.ndarray:
     """A balanced top-down view with square warriors (back colour, emblem, emblem's lightness) on
-    the cells named, each turned a little."""
+    the cells named, each turned a little, and by as many quarter turns as ``quarters`` says (the
+    k-th named k quarter turns where it says nothing)."""
     rng = np.random.default_rng(3)
     view = (0.42 + 0.03 * rng.standard_normal((*CANONICAL.size[::-1], 3))).astype(np.float32)
     side = round(WARRIOR_SIDE_MM * CANONICAL.px_per_mm)
     for k, (name, (back, shape, light)) in enumerate(warriors.items()):
         cell = next(cell for cell in CELLS if cell.name == name)
-        token = np.empty((side, side, 3), np.float32)
-        token[:] = back
-        token[draw_emblem(shape, side)] = back + (np.array([light] * 3) - back) * 0.9
-        token = np.rot90(token, k % 4)
+        token = np.rot90(warrior_back(back, shape, light, side), (quarters or {}).get(name, k % 4))
         x, y = CANONICAL.to_px(*cell_centre_mm(cell))
         turn = cv2.getRotationMatrix2D((side / 2, side / 2), 5.0 * (k % 3 - 1), 1.0)
         turn[:, 2] += np.array([x - side / 2, y - side / 2])
@@ -175,3 +184,66 @@ def test_warriors_placed_by_an_earlier_reader_are_read_where_it_placed_them() ->
     x, y, turn = found[c3.number]
     off = emblem_colours(view, before, places={**found, c3.number: (x + 12.0, y + 12.0, turn)})
     assert off.probabilities[c3.number].tolist() == before.probabilities[c3.number].tolist()
+
+
+#: Two dark backs alike but for their emblems (a copy's charcoal and petrol players).
+CHARCOAL = (0.2, 0.2, 0.21)
+PETROL = (0.42, 0.37, 0.12)
+
+
+def learnt_copy(kind: Kind = Kind.LEARNT) -> Looks:
+    """A copy whose charcoal warriors carry an L and whose petrol ones two bars, each colour's
+    picture learnt upright from its setup photo."""
+    pictures = {
+        name: (warrior_back(back, shape, 0.95, 90) * 255).astype(np.uint8)
+        for name, back, shape in (("charcoal", CHARCOAL, "corner"), ("petrol", PETROL, "bars"))
+    }
+    colours = {"charcoal": (53, 51, 51), "petrol": (31, 94, 107)}
+    return replace(reference_looks(), name="tundra", colours=colours, tokens=pictures, kind=kind)
+
+
+def test_a_warrior_turned_a_quarter_whose_picture_is_another_colours_is_listed_and_keeps_its_reading() -> (
+    None
+):
+    # Read surely as petrol, c3's L is the charcoal picture's, set down a quarter turn round.
+    warriors = {
+        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
+        "c3": (CHARCOAL, "corner", 0.95),
+    }  # fmt: skip
+    view = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    colours = ("charcoal", "petrol")
+    before = reading_of(
+        {"a5": ("charcoal", 0.97), "e5": ("petrol", 0.97), "f5": ("petrol", 0.97), "c3": ("petrol", 0.97)},
+        colours,
+    )
+    after = turned_pictures(view, before, learnt_copy())
+    c3 = next(cell.number for cell in CELLS if cell.name == "c3")
+    assert after.pictures_differ == ((c3, "charcoal"),)
+    assert after.probabilities.tolist() == before.probabilities.tolist()
+    # Read as its own colour, turned or not, no warrior is listed.
+    right = reading_of(
+        {
+            name: ("charcoal" if back == CHARCOAL else "petrol", 0.97)
+            for name, (back, _, _) in warriors.items()
+        },
+        colours,
+    )
+    assert turned_pictures(view, right, learnt_copy()).pictures_differ == ()
+    # A warrior the page already shows as doubtful is not asked.
+    doubtful = reading_of({"c3": ("petrol", 0.7)}, colours)
+    assert turned_pictures(view, doubtful, learnt_copy()).pictures_differ == ()
+
+
+def test_pictures_made_from_the_photo_itself_judge_no_warrior_of_it() -> None:
+    view = board_with({"c3": (CHARCOAL, "corner", 0.95)}, {"c3": 1})
+    before = reading_of({"c3": ("petrol", 0.97)}, ("charcoal", "petrol"))
+    assert turned_pictures(view, before, learnt_copy(Kind.IMPROVISED)) is before
+
+
+def test_a_warrior_its_emblem_lists_already_is_not_listed_again() -> None:
+    view = board_with({"c3": (CHARCOAL, "corner", 0.95)}, {"c3": 1})
+    c3 = next(cell.number for cell in CELLS if cell.name == "c3")
+    before = reading_of({"c3": ("petrol", 0.97)}, ("charcoal", "petrol"))
+    assert turned_pictures(view, before, learnt_copy()).pictures_differ == ((c3, "charcoal"),)
+    listed = replace(before, emblems_differ=((c3, "charcoal"),))
+    assert turned_pictures(view, listed, learnt_copy()) is listed

@@ -462,6 +462,24 @@ def test_where_the_supply_says_a_colour_was_misread_the_emblem_names_the_right_o
     assert [plain[cell.number] for cell in blues] == [4, 4, 4]
 
 
+def test_a_warrior_another_colours_picture_matches_better_is_doubted_and_never_moved() -> None:
+    # As above with 14 orange: the supply says the blue ones were misread. A learnt picture that
+    # matches them better doubts them as their emblem would, and names no colour to move them to.
+    cells = [c for c in CELLS if c not in GOLD_CELLS]
+    blues = cells[22:25]
+    base = reading(dict.fromkeys(cells[:14], 2) | dict.fromkeys(cells[14:22], 3) | dict.fromkeys(blues, 4))
+    read = replace(base, pictures_differ=tuple((cell.number, "green") for cell in blues))
+    assigned, confidence, _, warnings = choose_cells(read, None)
+    plain, plain_confidence, _, _ = choose_cells(base, None)
+    assert assigned == plain and [assigned[cell.number] for cell in blues] == [4, 4, 4]
+    codes = [w.code for w in warnings]
+    assert "emblem_names_colour" not in codes and "emblem_differs" in codes
+    assert (confidence[[cell.number for cell in blues]] <= 0.7).all()
+    # Where the picture agrees with the colour read, nothing is doubted.
+    agreeing = replace(base, pictures_differ=tuple((cell.number, "blue") for cell in blues))
+    assert choose_cells(agreeing, None)[1].tolist() == plain_confidence.tolist()
+
+
 def test_choose_cells_respects_the_supply() -> None:
     # 2 players have 16 warriors each: a 17th orange must be something else, the least sure one.
     cells = [c for c in CELLS if c not in GOLD_CELLS][:18]

@@ -378,7 +378,9 @@ def choose_cells(
         emptied = {name for name in players if colour_columns.get(name, -1) in set(first) - set(labels)}
         if guessed and len(players) - len(emptied) >= 2:
             players = tuple(name for name in players if name not in emptied)
-    differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ)
+    # A learnt picture that differs doubts a reading and moves none: an empty cell read as a
+    # warrior matches some colour's picture best too.
+    differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ + reading.pictures_differ)
     if warning is not None:
         warnings.append(warning)
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}

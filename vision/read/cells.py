@@ -97,6 +97,10 @@ class CellReading:
     #: Warriors read surely as one colour whose emblem names another (cell number, that colour's
     #: name; :func:`vision.read.emblems.emblem_colours`): the assembly doubts them.
     emblems_differ: tuple[tuple[int, str], ...] = ()
+    #: Warriors read surely as one colour that another colour's learnt picture matches better, at
+    #: any quarter turn (cell number, that colour's name; :func:`vision.read.emblems.turned_pictures`):
+    #: the assembly doubts them, and never moves one to that colour.
+    pictures_differ: tuple[tuple[int, str], ...] = ()
     #: Cells whose warrior a lamp's reflection clipped, found by its outline alone
     #: (:meth:`with_warriors_under_glare`): its colour is a guess.
     under_glare: tuple[int, ...] = ()
@@ -152,10 +156,11 @@ class CellReading:
         whatever the warp's border looked like.
 
         >>> reading = CellReading(("orange",), np.tile([0.1, 0.0, 0.9], (40, 1)), np.zeros((40, 3)),
-        ...                       np.zeros(40), emblems_differ=((0, "blue"), (5, "blue")))
-        >>> gone = reading.unseen(np.arange(40) < 4)
-        >>> gone.label(0), gone.label(3), gone.label(4), gone.emblems_differ  # d5 holds gold
-        ('empty', 'gold', 'orange', ((5, 'blue'),))
+        ...                       np.zeros(40), emblems_differ=((0, "blue"), (5, "blue")),
+        ...                       pictures_differ=((2, "blue"),))
+        >>> gone = reading.unseen(np.arange(40) < 4)  # d5, the fourth, holds gold
+        >>> gone.label(0), gone.label(3), gone.label(4), gone.emblems_differ, gone.pictures_differ
+        ('empty', 'gold', 'orange', ((5, 'blue'),), ())
         """
         probabilities = self.probabilities.copy()
         probabilities[cells] = 0.0
@@ -174,6 +179,9 @@ class CellReading:
             unexplained=np.where(cells, 0.0, self.unexplained),
             others=others,
             emblems_differ=tuple((number, name) for number, name in self.emblems_differ if not cells[number]),
+            pictures_differ=tuple(
+                (number, name) for number, name in self.pictures_differ if not cells[number]
+            ),
         )
 
 

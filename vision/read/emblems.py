@@ -37,8 +37,10 @@ from vision.learn.pieces import (
     token_image,
     turned_match,
 )
+from vision.looks import Kind, Looks
 from vision.parallel import each
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
+from vision.read.tokens import TOKEN_PARAMS, TokenParams, any_turn_match
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -92,12 +94,8 @@ def emblem_colours(
     True
     """
     probabilities = reading.probabilities
-    players = probabilities[:, GOLD + 1 :]
-    # What looked gold off the gold cells is a warrior too (as the assembly takes it).
-    token = 1.0 - probabilities[:, EMPTY]
-    share = players.max(axis=1) / np.maximum(players.sum(axis=1), 1e-12)
+    players, token, share, warriors = _warriors(reading)
     off_gold = ~ON_GOLD
-    warriors = np.flatnonzero(off_gold & (token > 0.5))
     if not len(warriors):
         return reading
     face = balanced_face(balanced)
@@ -155,6 +153,64 @@ def emblem_colours(
     if not differ and np.array_equal(changed, probabilities):
         return reading
     return replace(reading, probabilities=changed, emblems_differ=differ_named)
+
+
+def turned_pictures(
+    balanced: FloatImage,
+    reading: CellReading,
+    profile: Looks,
+    view: FaceRaster = CANONICAL,
+    params: EmblemParams = EMBLEM_PARAMS,
+    tokens: TokenParams = TOKEN_PARAMS,
+) -> CellReading:
+    """``reading`` with each warrior read surely (as the page shows it: :attr:`EmblemParams.unsure`)
+    whose colour's learnt picture another colour's matches better, at any quarter turn
+    (:func:`vision.read.tokens.any_turn_match`), listed in :attr:`CellReading.pictures_differ` with
+    that colour, for the assembly to doubt; those its emblem lists already
+    (:attr:`CellReading.emblems_differ`) are not asked again. Its reading stays.
+
+    A copy's pictures come from its setup photo, each colour's warrior lying one way round there; a
+    hand sets the others down any way round. Matched near upright only, as the colours are read, a
+    warrior turned a quarter can match another colour's picture of a like back better than its
+    own, and the colours' votes then decide alone (a charcoal warrior with a leaf, turned, read as
+    the petrol one with a diamond, surely). Only a learnt profile's pictures judge: an improvised
+    one's are made of this photo's warriors as they were grouped, a misread one among them.
+
+    >>> from vision.looks import reference_looks
+    >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
+    >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
+    >>> turned_pictures(np.zeros((530, 800, 3), np.float32), reading, reference_looks()) is reading
+    True
+    """
+    if profile.kind is not Kind.LEARNT or not profile.tokens:
+        return reading
+    players, _, share, warriors = _warriors(reading)
+    shown = [int(n) for n in warriors if share[n] >= params.unsure]
+    if not shown:
+        return reading
+    matches = any_turn_match(balanced, profile, [CELLS[n] for n in shown], view, tokens)
+    # Columns of the reading's colours in the profile's order: the same names, read with them.
+    columns = [list(profile.colours).index(name) for name in reading.colours]
+    listed = dict(reading.emblems_differ)
+    differ = []
+    for number, match in zip(shown, matches[:, columns], strict=True):
+        own = int(players[number].argmax())
+        other = int(np.argmax(np.where(np.arange(len(match)) == own, -np.inf, match)))
+        if match[other] > match[own] and number not in listed:
+            differ.append((number, reading.colours[other]))
+    if not differ:
+        return reading
+    return replace(reading, pictures_differ=tuple(differ))
+
+
+def _warriors(reading: CellReading) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.intp]]:
+    """Each cell's players' probabilities, how likely a token it holds, its likeliest colour's
+    share of the players', and the cells off the gold likelier to hold a warrior than not."""
+    players = reading.probabilities[:, GOLD + 1 :]
+    # What looked gold off the gold cells is a warrior too (as the assembly takes it).
+    token = 1.0 - reading.probabilities[:, EMPTY]
+    share = players.max(axis=1) / np.maximum(players.sum(axis=1), 1e-12)
+    return players, token, share, np.flatnonzero(~ON_GOLD & (token > 0.5))
 
 
 def _differing(
