@@ -223,7 +223,10 @@ def _read_board(
         if any(seen[name] is not targets[name] for name in targets):
             cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
         cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces, judged.places)
-        cells = turned_pictures(view.balanced, cells, profile, CANONICAL, params.emblems, params.tokens)
+        upright = dict(zip(judged.looked_at, judged.matches, strict=True))
+        cells = turned_pictures(
+            view.balanced, cells, profile, CANONICAL, params.emblems, params.tokens, upright
+        )
         return slots, palisades, cells.unseen(beyond.cells)
 
 

@@ -13,6 +13,7 @@ from vision.learn.pieces import balanced_face, find_token
 from vision.looks import Kind, Looks, reference_looks
 from vision.read.cells import EMPTY, GOLD, CellReading
 from vision.read.emblems import EmblemParams, emblem_colours, turned_pictures
+from vision.read.tokens import token_match
 
 ORANGE = (0.14, 0.48, 0.88)
 PURPLE = (0.63, 0.29, 0.48)
@@ -220,6 +221,13 @@ def test_a_warrior_turned_a_quarter_whose_picture_is_another_colours_is_listed_a
     c3 = next(cell.number for cell in CELLS if cell.name == "c3")
     assert after.pictures_differ == ((c3, "charcoal"),)
     assert after.probabilities.tolist() == before.probabilities.tolist()
+    # The matches near upright a reader before made serve as they are.
+    numbers = [cell.number for cell in CELLS if cell.name in warriors]
+    near_upright = token_match(view, learnt_copy(), [CELLS[n] for n in numbers])
+    given = turned_pictures(
+        view, before, learnt_copy(), upright=dict(zip(numbers, near_upright, strict=True))
+    )
+    assert given.pictures_differ == after.pictures_differ
     # Read as its own colour, turned or not, no warrior is listed.
     right = reading_of(
         {

@@ -162,6 +162,7 @@ def turned_pictures(
     view: FaceRaster = CANONICAL,
     params: EmblemParams = EMBLEM_PARAMS,
     tokens: TokenParams = TOKEN_PARAMS,
+    upright: Mapping[int, FloatArray] | None = None,
 ) -> CellReading:
     """``reading`` with each warrior read surely (as the page shows it: :attr:`EmblemParams.unsure`)
     whose colour's learnt picture another colour's matches better, at any quarter turn
@@ -175,6 +176,8 @@ def turned_pictures(
     own, and the colours' votes then decide alone (a charcoal warrior with a leaf, turned, read as
     the petrol one with a diamond, surely). Only a learnt profile's pictures judge: an improvised
     one's are made of this photo's warriors as they were grouped, a misread one among them.
+    ``upright``: each cell's (by number) matches near upright (:func:`vision.read.tokens.token_match`),
+    where a reader before matched them (:attr:`vision.read.judge.Judged.matches`).
 
     >>> from vision.looks import reference_looks
     >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
@@ -188,7 +191,10 @@ def turned_pictures(
     shown = [int(n) for n in warriors if share[n] >= params.unsure]
     if not shown:
         return reading
-    matches = any_turn_match(balanced, profile, [CELLS[n] for n in shown], view, tokens)
+    known = upright or {}
+    rows = [known.get(n) for n in shown]
+    first = np.array(rows) if all(row is not None for row in rows) else None
+    matches = any_turn_match(balanced, profile, [CELLS[n] for n in shown], view, tokens, first)
     # Columns of the reading's colours in the profile's order: the same names, read with them.
     columns = [list(profile.colours).index(name) for name in reading.colours]
     listed = dict(reading.emblems_differ)

@@ -140,9 +140,11 @@ def any_turn_match(
     cells: list[Cell],
     view: FaceRaster = CANONICAL,
     params: TokenParams = TOKEN_PARAMS,
+    upright: FloatArray | None = None,
 ) -> FloatArray:
     """:func:`token_match` with each picture set down at any quarter turn too, as a hand may set a
-    warrior down: its square back looks the same at each, its emblem does not.
+    warrior down: its square back looks the same at each, its emblem does not. ``upright``:
+    :func:`token_match` of these cells, where a reader before matched them already.
 
     Matched at the quarter turns, the pictures of one copy's colours judge the colours they
     learnt from its setup photo; the hidden cells are weighed on matches near upright
@@ -162,8 +164,15 @@ def any_turn_match(
     True
     >>> float(any_turn_match(face, looks, [Cell(2, 3)])[0, 0]) > 0.95
     True
+    >>> near_upright = token_match(face, looks, [Cell(2, 3)])
+    >>> given = any_turn_match(face, looks, [Cell(2, 3)], upright=near_upright)
+    >>> bool((given == any_turn_match(face, looks, [Cell(2, 3)])).all())
+    True
     """
-    return _best_matches(balanced, profile, cells, _turned_bank(profile, view, params), view, params)
+    if upright is None:
+        upright = token_match(balanced, profile, cells, view, params)
+    turned = _best_matches(balanced, profile, cells, _turned_bank(profile, view, params), view, params)
+    return np.maximum(upright, turned)
 
 
 def _best_matches(
@@ -209,15 +218,15 @@ def _bank(profile: Looks, view: FaceRaster, params: TokenParams = TOKEN_PARAMS) 
 
 @lru_cache(maxsize=8)
 def _turned_bank(profile: Looks, view: FaceRaster, params: TokenParams = TOKEN_PARAMS) -> TemplateBank:
-    """:func:`_bank` with each colour's pictures at every other quarter turn too, one colour's after
-    another: there, only the turns of :data:`QUARTER_TURNS_DEG`."""
+    """Each colour's pictures of :func:`_templates` at the turns of :data:`QUARTER_TURNS_DEG` from
+    each quarter turn but the first (:func:`_bank` holds those), one colour's after another."""
     kept = [TURNS_DEG.index(turn) for turn in QUARTER_TURNS_DEG]
     return template_bank(
         [
             np.rot90(turned[k], quarter)
             for _, turned in _templates(profile, view, params)
-            for quarter in range(4)
-            for k in (range(len(turned)) if quarter == 0 else kept)
+            for quarter in (1, 2, 3)
+            for k in kept
         ]
     )
 
