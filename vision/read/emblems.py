@@ -188,7 +188,8 @@ def turned_pictures(
     if profile.kind is not Kind.LEARNT or not profile.tokens:
         return reading
     players, _, share, warriors = _warriors(reading)
-    shown = [int(n) for n in warriors if share[n] >= params.unsure]
+    listed = dict(reading.emblems_differ)
+    shown = [int(n) for n in warriors if share[n] >= params.unsure and n not in listed]
     if not shown:
         return reading
     known = upright or {}
@@ -197,12 +198,11 @@ def turned_pictures(
     matches = any_turn_match(balanced, profile, [CELLS[n] for n in shown], view, tokens, first)
     # Columns of the reading's colours in the profile's order: the same names, read with them.
     columns = [list(profile.colours).index(name) for name in reading.colours]
-    listed = dict(reading.emblems_differ)
     differ = []
     for number, match in zip(shown, matches[:, columns], strict=True):
         own = int(players[number].argmax())
         other = int(np.argmax(np.where(np.arange(len(match)) == own, -np.inf, match)))
-        if match[other] > match[own] and number not in listed:
+        if match[other] > match[own]:
             differ.append((number, reading.colours[other]))
     if not differ:
         return reading
