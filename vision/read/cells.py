@@ -172,16 +172,18 @@ class CellReading:
         if self.others is not None:
             others = self.others.copy()
             others[:, cells] = np.nan
+
+        def seen(listed: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:
+            return tuple((number, name) for number, name in listed if not cells[number])
+
         return replace(
             self,
             probabilities=probabilities,
             votes=votes,
             unexplained=np.where(cells, 0.0, self.unexplained),
             others=others,
-            emblems_differ=tuple((number, name) for number, name in self.emblems_differ if not cells[number]),
-            pictures_differ=tuple(
-                (number, name) for number, name in self.pictures_differ if not cells[number]
-            ),
+            emblems_differ=seen(self.emblems_differ),
+            pictures_differ=seen(self.pictures_differ),
         )
 
 
