@@ -209,11 +209,14 @@ def test_a_lamps_reflection_over_lines_reads_no_palisade_there_and_doubts_it(as_
     assert (reading.assembled.slot_confidence[under] <= GlareParams().doubtful).all()
 
 
-def glared_photo(warrior_on: Cell | None, lines_show: bool = False) -> tuple[np.ndarray, Cell]:
+def glared_photo(
+    warrior_on: Cell | None, lines_show: bool = False, speck_mm: float = 0.0
+) -> tuple[np.ndarray, Cell]:
     """A photo of the reference face with a lamp's reflection clipping c3 and the cells around
     it, and, on ``warrior_on``, a warrior whose top the reflection clips too: only its near side
     wall, dark, and its shadow along one side still show. ``lines_show``: the clipped white is
-    pale art, not a reflection, and c3's printed lines still show on it."""
+    pale art, not a reflection, and c3's printed lines still show on it. ``speck_mm``: a speck of
+    shadow this deep, 2 mm wide, just beyond the side wall at one point along it."""
     from faces import photo_of_face
 
     from vision.geometry import WARRIOR_SIDE_MM, cell_centre_mm
@@ -237,6 +240,9 @@ def glared_photo(warrior_on: Cell | None, lines_show: bool = False) -> tuple[np.
         half = WARRIOR_SIDE_MM / 2
         paint(x - half, y + half, x + half, y + half + 1.5, (70, 75, 80))  # the side wall
         paint(x - half - 1.2, y - half, x - half, y + half, (150, 150, 150))  # the shadow
+        if speck_mm:
+            at = x + 0.6 * half
+            paint(at - 1, y + half + 1.5, at + 1, y + half + 1.5 + speck_mm, (40, 40, 40))
     return photo, glared
 
 
@@ -249,6 +255,42 @@ def test_a_warrior_under_a_lamps_reflection_is_found_by_its_outline_and_its_colo
     assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
     codes = {problem.code: problem for problem in reading.assembled.warnings}
     assert cell in codes["glare_warrior"].cells and cell in codes["glare"].cells
+
+
+@pytest.mark.parametrize("speck_mm", [2.0, 4.0])
+def test_a_warrior_under_a_reflection_is_found_with_a_speck_of_shadow_by_its_side(speck_mm: float) -> None:
+    # The speck draws the side's strongest edge off its line at one point: the side is straight all
+    # the same (vision.learn.pieces.on_one_line).
+    from vision.scan import scan_image
+
+    photo, cell = glared_photo(warrior_on=Cell(2, 2), speck_mm=speck_mm)
+    reading = scan_image(photo)
+    assert cell in {warrior.cell for warrior in reading.position.warriors}
+    assert cell in {problem.code: problem for problem in reading.assembled.warnings}["glare_warrior"].cells
+
+
+@pytest.mark.parametrize("radius_mm", [15.0, 17.0, 19.0, 21.0, 23.0])
+@pytest.mark.parametrize("off_mm", [(0.0, 0.0), (3.0, 0.0), (-4.0, 1.0)])
+def test_a_round_reflection_as_large_as_a_warrior_holds_no_warrior(
+    radius_mm: float, off_mm: tuple[float, float]
+) -> None:
+    # Its rim steps sharply from the clipped white on every side of a warrior's square, but curves
+    # away from any straight line.
+    from faces import photo_of_face
+
+    from vision.geometry import cell_centre_mm
+    from vision.locate.features import project
+    from vision.scan import scan_image
+
+    photo, homography = photo_of_face([[150, 120], [1450, 160], [1400, 1040], [180, 1000]])
+    cell = Cell(2, 2)
+    x, y = cell_centre_mm(cell)
+    turn = np.linspace(0, 2 * np.pi, 180)
+    rim = np.c_[x + off_mm[0] + radius_mm * np.cos(turn), y + off_mm[1] + radius_mm * np.sin(turn)]
+    cv2.fillPoly(photo, [np.round(project(homography, rim)).astype(np.int32)], (255, 255, 255))
+    reading = scan_image(photo)
+    assert cell not in {warrior.cell for warrior in reading.position.warriors}
+    assert "glare_warrior" not in {problem.code for problem in reading.assembled.warnings}
 
 
 @pytest.mark.parametrize("lines_show", [False, True])

@@ -8,6 +8,7 @@ lies on its cell and its picture, and the face with what tokens hid filled in.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -69,8 +70,12 @@ class PieceParams:
     refine_px: int = 3
     #: A warrior's bevel: this share of its side from its edge, left out of its back and its emblem.
     bevel: float = 0.06
-    #: How far either side of a warrior's outline :func:`outlined_token` looks for the edge along it.
-    side_reach_mm: float = 3.0
+    #: How far either side of a warrior's outline :func:`outlined_token` looks for the edge along it:
+    #: far enough that the rim of a round reflection, curving away from the side, stays in sight...
+    side_reach_mm: float = 4.0
+    #: ... the edges across the side blurred this much first (Gaussian sigma), so that the two
+    #: edges of a side wall's band, either of which may be the stronger, make one peak in its middle.
+    side_blur_mm: float = 1.0
 
 
 PIECE_PARAMS = PieceParams()
@@ -157,8 +162,9 @@ def outlined_token(
     """Where a warrior would lie on ``cell`` (:func:`find_token`), how strongly the colour changes
     along each side of its outline there, strongest first: the mean edge (the largest Lab
     gradient, as :func:`_cell_edges`) along the middle of each side, its rounded corners left out;
-    and how far (mm) the strongest edge across each side (within :attr:`PieceParams.side_reach_mm`)
-    wanders along it: about none along a warrior's straight side.
+    and, side by side in the same order, where across it (mm, within
+    :attr:`PieceParams.side_reach_mm`) the edge is strongest at nine points evenly along its
+    middle: on one straight line along a warrior's side (:func:`on_one_line`).
 
     A warrior standing where nothing else draws edges (a lamp's reflection clipping the card and
     its own top alike) shows only there, by the sides the light and the camera catch. The edges
@@ -168,11 +174,11 @@ def outlined_token(
     >>> face = np.full((view.size[1], view.size[0], 3), 255, np.uint8)  # the card clipped white
     >>> x0, y0, x1, y1 = view.cell_box(Cell(0, 0))
     >>> _ = cv2.rectangle(face, (x0 + 13, y0 + 13), (x1 - 13, y1 - 13), (90, 90, 90), 2)
-    >>> (x, y, turn), sides, bends = outlined_token(face, Cell(0, 0), view)
+    >>> (x, y, turn), sides, across = outlined_token(face, Cell(0, 0), view)
     >>> round(x - (x0 + x1) / 2), round(y - (y0 + y1) / 2), round(turn), [bool(side > 60) for side in sides]
     (0, 0, 0, [True, True, True, True])
-    >>> bends.tolist()
-    [0.0, 0.0, 0.0, 0.0]
+    >>> [on_one_line(points, 0.5) for points in across]
+    [9, 9, 9, 9]
     >>> [bool(side > 60) for side in outlined_token(face, Cell(0, 1), view)[1]]  # a bare cell
     [False, False, False, False]
     """
@@ -185,24 +191,54 @@ def outlined_token(
     x, y, angle = place
     s = view.px_per_mm
     corners = cv2.boxPoints(((x - x0, y - y0), (WARRIOR_SIDE_MM * s, WARRIOR_SIDE_MM * s), angle))
-    sides, bends = [], []
-    across = np.arange(-round(params.side_reach_mm * s), round(params.side_reach_mm * s) + 1)
+    sides, peaks = [], []
+    # Sampled beyond the reach by the blur's own reach, so that the blur sees no border inside it.
+    reach, blur = round(params.side_reach_mm * s), params.side_blur_mm * s
+    margin = math.ceil(3 * blur)
+    across = np.arange(-reach - margin, reach + margin + 1)
     for k in range(4):
         start, end = corners[k], corners[(k + 1) % 4]
         along = np.zeros(edges.shape, np.uint8)
         ends = [np.round(start + share * (end - start)).astype(np.int32) for share in (0.15, 0.85)]
         cv2.line(along, tuple(map(int, ends[0])), tuple(map(int, ends[1])), 1, max(1, round(s)))
         sides.append(float(edges[along > 0].mean()) if along.any() else 0.0)
-        # Where across the side the edge peaks, at points along it: a straight side peaks on one
-        # line; the rim of a round patch of glare as large as a warrior bends away from it.
         normal = np.array([start[1] - end[1], end[0] - start[0]]) / max(float(np.hypot(*(end - start))), 1e-9)
         points = start + np.linspace(0.15, 0.85, 9)[:, None] * (end - start)
         xy = np.round(points[:, None, :] + across[None, :, None] * normal).astype(np.intp)
         xs, ys = np.clip(xy[..., 0], 0, edges.shape[1] - 1), np.clip(xy[..., 1], 0, edges.shape[0] - 1)
-        peaks = across[np.argmax(edges[ys, xs], axis=1)]
-        bends.append(float(np.ptp(peaks)) / s)
+        strengths = cv2.GaussianBlur(edges[ys, xs].astype(np.float32), (2 * margin + 1, 1), blur, sigmaY=1e-3)
+        inside = strengths[:, margin : len(across) - margin]
+        peaks.append(across[margin + np.argmax(inside, axis=1)] / s)
     order = np.argsort(sides)[::-1]
-    return place, np.array(sides)[order], np.array(bends)[order]
+    return place, np.array(sides)[order], np.array(peaks)[order]
+
+
+def on_one_line(points: npt.ArrayLike, tolerance: float) -> int:
+    """The most of ``points`` (where an edge lies across a side, at places evenly along it) that one
+    straight line passes within ``tolerance`` of, the line drawn through two of them.
+
+    A warrior's side is straight whichever way the square found for it is turned, and a point or
+    two may show something else (the far edge of its side wall, a speck of shadow); the rim of a
+    round reflection curves away from any line over much of its length.
+
+    >>> on_one_line([4, 3, 2, 1, 0, -1, -2, -3, -4], 0.5)  # straight, at a slant
+    9
+    >>> on_one_line([0, 0, 0, 0, 6, 0, 0, 0, -5], 0.5)  # straight but for two stray points
+    7
+    >>> on_one_line([5, 2.6, 1, 0.2, 0, 0.2, 1, 2.6, 5], 0.7)  # a rim's bow
+    4
+    >>> on_one_line([3, 9], 0.5)  # two points are always on one line
+    2
+    """
+    across = np.asarray(points, np.float64)
+    if len(across) < 3:
+        return len(across)
+    # Every line through two of the points at once: a row a line, a column a point.
+    first, second = np.array(list(itertools.combinations(range(len(across)), 2))).T
+    along = np.arange(len(across), dtype=np.float64)
+    rise = (across[second] - across[first])[:, None]
+    lines = across[first, None] + rise * (along[None, :] - first[:, None]) / (second - first)[:, None]
+    return int(np.count_nonzero(np.abs(across[None, :] - lines) <= tolerance, axis=1).max())
 
 
 def _token_on_edges(

@@ -40,7 +40,7 @@ from vision.geometry import (
     cell_origin_mm,
     slot_segment_mm,
 )
-from vision.learn.pieces import outlined_token
+from vision.learn.pieces import on_one_line, outlined_token
 from vision.locate.features import Camera
 from vision.read.rectify import rectify
 from vision.read.slots import palisade_mask
@@ -77,11 +77,14 @@ class GlareParams:
     #: least (the mean Lab gradient along it, :func:`vision.learn.pieces.outlined_token`: a step
     #: of about 15 levels of lightness) counts; two of the four must be so strong...
     outline_step: float = 60.0
-    #: ... and straight: its edge wanders no further across it than this along
-    #: its middle (:func:`vision.learn.pieces.outlined_token`; a side wall is a band a millimetre
-    #: or two wide, either of whose edges may be the stronger), where the round rim of a reflection
-    #: as large as a warrior bends away by three millimetres and more.
-    side_bend_mm: float = 2.5
+    #: ... and straight: at this many of the nine points along its middle where its edge is found
+    #: (:func:`vision.learn.pieces.outlined_token`)...
+    side_on_line: int = 7
+    #: ... the edge lies this near one straight line (:func:`vision.learn.pieces.on_one_line`): a
+    #: side wall is a band a millimetre or two wide, either of whose edges may be the stronger, and
+    #: the square found for a warrior may be turned a little from it; the round rim of a
+    #: reflection as large as a warrior curves away from any line.
+    side_off_line_mm: float = 0.7
     #: ... and the warrior's top lies under the same reflection as the card around it: at least
     #: this share of its square (3 mm in from its edge) clipped.
     top_clipped: float = 0.7
@@ -255,12 +258,13 @@ def warriors_under_glare(
     ignored = _beside(lines, parameters.line_beside_mm * s) | _beside(sticks, parameters.beside_mm * s)
     for number in np.flatnonzero(glared):
         cell = CELLS[number]
-        (x, y, angle), sides, bends = outlined_token(face, cell, view, ignore=ignored)
+        (x, y, angle), sides, across = outlined_token(face, cell, view, ignore=ignored)
         top = np.zeros(clipped.shape, np.uint8)
         corners = cv2.boxPoints(((x, y), ((WARRIOR_SIDE_MM - 6) * s,) * 2, angle))
         cv2.fillPoly(top, [np.round(corners).astype(np.int32)], 1)
         top_share = float(clipped[top > 0].mean()) if top.any() else 0.0
-        straight = (sides >= parameters.outline_step) & (bends <= parameters.side_bend_mm)
+        on_line = np.array([on_one_line(points, parameters.side_off_line_mm) for points in across])
+        straight = (sides >= parameters.outline_step) & (on_line >= parameters.side_on_line)
         found[number] = straight.sum() >= 2 and top_share >= parameters.top_clipped
     return found
 
