@@ -269,6 +269,22 @@ def test_a_colour_no_warrior_shows_surely_is_not_taken_for_a_player() -> None:
     assert [kept[c.number] for c in drifted] == [ORANGE, ORANGE] and set(two_players) == {"orange", "blue"}
 
 
+def test_a_warrior_read_partly_as_a_colour_set_aside_is_no_surer_for_it() -> None:
+    """The colour no warrior shows surely is set aside (above); a warrior read mostly as another
+    colour and partly as that one (a purple warrior drifting to orange under a warm lamp) keeps the
+    doubt that share was: it is not handed to the colours left."""
+    rows = {i: [0.0, 0.0, 0.95, 0.05, 0.0] for i in range(3)}  # orange
+    rows |= {3 + i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(3)}  # blue
+    rows |= {6: [0.0, 0.0, 0.4, 0.0, 0.6]}  # green, hardly: orange next
+    rows |= {7: [0.0, 0.0, 0.63, 0.01, 0.36]}  # orange, with a large share of green
+    drifted, mixed = OFF_GOLD[6], OFF_GOLD[7]
+    labels, confidence, players, warnings = choose_cells(board(rows), None)
+    assert set(players) == {"orange", "blue"} and "colour_unsure" in {w.code for w in warnings}
+    assert labels[mixed.number] == ORANGE and confidence[mixed.number] == pytest.approx(0.63)
+    assert confidence[drifted.number] <= ASSEMBLE_PARAMS.doubtful
+    assert all(confidence[OFF_GOLD[i].number] == pytest.approx(0.95) for i in range(6))
+
+
 def test_a_colour_that_looks_like_another_read_is_doubtful_while_the_players_are_guessed() -> None:
     """An improvised profile's colours come from the photo: one player's warriors under two lights
     can be two colours. While both are read and the players guessed, the later one's cells are

@@ -341,8 +341,9 @@ def choose_cells(
         gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params)
         if warning is not None:
             warnings.append(warning)
+            # What those colours held is not given to the others: a warrior read mostly as one
+            # player's and partly as a colour set aside is no surer of that player for it.
             probs[:, [colour_columns[name] for name in gone]] = 0.0
-            probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
             labels = [int(np.argmax(row)) for row in probs]
             seen = tuple(name for name in seen if name not in gone)
     # With the players named, each colour's supply is known; with them guessed from the colours
