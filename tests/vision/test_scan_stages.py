@@ -379,6 +379,37 @@ def test_choose_slots_avoids_a_small_territory_by_flipping_the_least_sure_slot()
     assert [w.code for w in warnings] == ["slot_changed_by_rules"]
 
 
+def test_choose_slots_opens_a_small_territory_where_both_readers_together_are_least_sure() -> None:
+    right, below = Slot.between((0, 0), (0, 1)).number, Slot.between((0, 0), (1, 0)).number
+    probs = np.full(len(SLOTS), 0.02)
+    probs[right], probs[below] = 0.99, 0.9
+    # Far from the corner, slots the whole reader is less sure of: none of them walls it in.
+    probs[40:48] = 0.6
+    second = probs.copy()
+    second[right] = 0.2  # the plain reader doubts the palisade the whole one is surest of
+    chosen, confidence, warnings = choose_slots(probs, second, line_shown=np.zeros(len(SLOTS)))
+    assert SLOTS[right] not in chosen and SLOTS[below] in chosen
+    assert [w.code for w in warnings] == ["slot_changed_by_rules"]
+    assert confidence[right] < 0.8
+
+
+def test_choose_slots_opens_a_walled_in_pair_by_the_cheapest_of_several_palisades() -> None:
+    # a5 and b5 walled in by two palisades the reader is sure of and one it is less sure of; far
+    # away, two open lines of palisades it is even less sure of.
+    walls = [Slot.between((0, 1), (0, 2)), Slot.between((0, 0), (1, 0)), Slot.between((0, 1), (1, 1))]
+    probs = np.full(len(SLOTS), 0.01)
+    probs[[slot.number for slot in walls]] = [0.999, 0.999, 0.95]
+    far = [Slot.between((2, c), (3, c)).number for c in range(2, 8)]
+    far += [Slot.between((3, c), (4, c)).number for c in range(3, 8)]
+    probs[far] = 0.75
+    chosen, confidence, warnings = choose_slots(probs)
+    assert walls[2] not in chosen and {walls[0], walls[1]} <= chosen
+    assert warnings and walls[2].name in warnings[0].message
+    # The rules said a palisade around the pair was wrong, not which: the ones kept are doubted.
+    assert confidence[[walls[0].number, walls[1].number]].max() <= 0.7
+    assert confidence[far].min() > 0.7
+
+
 def test_choose_slots_caps_at_35_palisades() -> None:
     probs = np.linspace(0.55, 0.99, len(SLOTS))
     chosen, _, _ = choose_slots(probs)
