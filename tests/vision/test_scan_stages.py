@@ -434,7 +434,17 @@ def test_choose_cells_gives_what_looked_gold_or_out_of_play_off_the_gold_cells_t
     cells = CellReading(COLOURS, probs, probs, np.zeros(40))
     labels, confidence, _, _ = choose_cells(cells, ("purple", "blue"))
     assert labels[Cell(2, 2).number] == 4 and labels[Cell(2, 3).number] == 4
-    assert confidence[Cell(2, 2).number] == pytest.approx(0.7)
+    # A warrior, surely; whose, only as sure as the share its player's colour took of it.
+    assert confidence[Cell(2, 2).number] == pytest.approx(0.1)
+    assert confidence[Cell(2, 3).number] == pytest.approx(0.2)
+
+
+def test_a_warrior_mostly_its_own_colour_keeps_what_looked_gold_as_its_own() -> None:
+    probs = reading({}).probabilities
+    probs[Cell(2, 2).number] = [0.1, 0.3, 0.0, 0.0, 0.6, 0.0]
+    cells = CellReading(COLOURS, probs, probs, np.zeros(40))
+    labels, confidence, _, _ = choose_cells(cells, ("purple", "blue"))
+    assert labels[Cell(2, 2).number] == 4 and confidence[Cell(2, 2).number] == pytest.approx(0.9)
 
 
 def test_a_cell_other_readers_doubt_is_only_as_sure_as_the_least_sure_of_them() -> None:
