@@ -106,9 +106,9 @@ class AssembleParams:
     #: A warrior whose own colour took under this share of its token (the rest looking like the gold,
     #: or like a colour not in play) is only as sure as that share (:func:`choose_cells`): what it
     #: looks like says it is a warrior, hardly whose. Chosen on tuning photos of both worlds: of the
-    #: 31 silent mistakes over seven folders, 4 now marked (warriors of pale or gold-like colours
+    #: 26 silent mistakes over seven folders, 4 now marked (warriors of pale or gold-like colours
     #: 88 to 99.98 % sure of a player whose colour took 3 to 16 % of them), for 0.03 to 1.6 marks a
-    #: photo more; with no such bound (a warrior's own share, however large), 9, for 3 to 5.5 more.
+    #: photo more; with no such bound (a warrior's own share, however large), 7, for 0.2 to 5.5 more.
     own_colour_least: float = 0.5
     #: Where at least this many of a photo's cells, or of its slots, are doubtful (those beyond the
     #: photo's edge aside), the photo is unlike those the readers learnt how sure to be on, and
