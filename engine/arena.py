@@ -43,6 +43,7 @@ class GameResult:
     turns: int
     seconds: tuple[float, ...]
     record: str = ""  # the game's record (docs/record.md), when asked for
+    characters: tuple[str, ...] = ()  # each seat's character in the advanced game
 
 
 def seatings(names: Sequence[str], seats: int) -> list[tuple[str, ...]]:
@@ -99,7 +100,7 @@ def play_game(
     first = result.ranking[0]
     shares = tuple(1 / len(first) if sides[n % len(sides)] in first else 0.0 for n in range(len(seats)))
     text = dumps(Record.of_moves(initial, moves)) if record else ""
-    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text)
+    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text, tuple(characters))
 
 
 Job = tuple[tuple[str, ...], int, float, str | None, str, bool, int | None]
@@ -171,6 +172,8 @@ class Summary:
     games: int
     score: float
     fair: float
+    #: In 2-player advanced games, the first player's score and games by the character it played.
+    by_character: tuple[tuple[str, float, int], ...] = ()
 
     @property
     def rate(self) -> float:
@@ -192,15 +195,19 @@ class Summary:
             f"{self.player} scored {self.score:g} = {100 * self.rate:.1f} % "
             f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %), fair share {100 * self.fair:.1f} %"
         )
-        if self.elo is None:
-            return head
-        return f"{head}, Elo {self.elo:+.0f} ({elo(low):+.0f}..{elo(high):+.0f})"
+        if self.elo is not None:
+            head = f"{head}, Elo {self.elo:+.0f} ({elo(low):+.0f}..{elo(high):+.0f})"
+        if self.by_character:
+            parts = ", ".join(f"{name} {score:g} of {games}" for name, score, games in self.by_character)
+            head = f"{head}\n{self.player} by character: {parts}"
+        return head
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.interval
         return {
             "player": self.player, "opponent": self.opponent, "seats": self.seats, "games": self.games,
             "score": self.score, "rate": self.rate, "ci95": [low, high], "fair": self.fair, "elo": self.elo,
+            "by_character": {name: {"score": won, "games": n} for name, won, n in self.by_character},
         }  # fmt: skip
 
 
@@ -212,4 +219,24 @@ def summarize(names: Sequence[str], seats: int, results: Sequence[GameResult]) -
         mine = [share for name, share in zip(r.seats, r.shares, strict=True) if name == first]
         total += mine[0] if seats == 4 else sum(mine)
     fair = 0.5 if seats in (2, 4) else 1 / seats
-    return Summary(first, names[1], seats, len(results), total, fair)
+    return Summary(first, names[1], seats, len(results), total, fair, by_character(first, results))
+
+
+def by_character(player: str, results: Sequence[GameResult]) -> tuple[tuple[str, float, int], ...]:
+    """``player``'s score and games by the character it played, over the 2-player advanced games
+    (a power's worth shows character by character); in the order of :data:`CHARACTERS`.
+
+    >>> games = [GameResult(("a", "b"), 1, (1.0, 0.0), 40, (0.0, 0.0), characters=("mage", "elf")),
+    ...          GameResult(("b", "a"), 1, (1.0, 0.0), 40, (0.0, 0.0), characters=("mage", "elf"))]
+    >>> by_character("a", games)
+    (('elf', 0.0, 1), ('mage', 1.0, 1))
+    """
+    tally: dict[str, list[float]] = {}
+    for r in results:
+        if len(r.seats) != 2 or not r.characters:
+            continue
+        seat = r.seats.index(player)
+        counts = tally.setdefault(r.characters[seat], [0.0, 0])
+        counts[0] += r.shares[seat]
+        counts[1] += 1
+    return tuple((name, tally[name][0], int(tally[name][1])) for name in CHARACTERS if name in tally)

@@ -50,6 +50,20 @@ def test_summaries_count_a_team_game_once_and_ties_half() -> None:
     assert "fair share 33.3 %" in summary.text() and "Elo" not in summary.text()
 
 
+def test_an_advanced_match_is_summed_up_by_the_character_each_game_dealt() -> None:
+    results = run(("greedy", "random"), 2, 8, 0.01, kernel="python", variant="armadora-advanced")
+    summary = summarize(("greedy", "random"), 2, results)
+    assert sum(games for _, _, games in summary.by_character) == summary.games == 8
+    assert sum(score for _, score, _ in summary.by_character) == pytest.approx(summary.score)
+    # A seat-swapped pair deals the same two characters, one to each player in turn.
+    for first, second in zip(results[::2], results[1::2], strict=True):
+        assert first.characters == second.characters and len(set(first.characters)) == 2
+    assert "greedy by character: " in summary.text()
+    assert set(summary.to_json()["by_character"]) == {name for name, _, _ in summary.by_character}
+    plain = summarize(("greedy", "random"), 2, run(("greedy", "random"), 2, 2, 0.01, kernel="python"))
+    assert plain.by_character == () and "by character" not in plain.text()
+
+
 @pytest.mark.parametrize("seats", [("greedy", "random"), ("random", "greedy", "random"), ("greedy",) * 4])
 def test_games_end_with_shares_that_add_up(seats: tuple[str, ...]) -> None:
     result = play_game(seats, seed=3, seconds=0.01)
