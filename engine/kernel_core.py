@@ -133,6 +133,10 @@ WIDEN_C = 2.0
 WIDEN_POWER = 0.5
 PLAYOUT_CELL_TRIES = 3
 PLAYOUT_SLOT_TRIES = 8
+# The Goblin's extra warrior only with at most this many empty cells left, in the tree and the
+# playouts: spent early it is tempo in a game where the warriors about match the cells (and the
+# warrior shows its value), late a double move the opponent cannot answer.
+GOBLIN_LATE = 8
 
 
 # --------------------------------------------------------------------------- bits and randomness
@@ -752,6 +756,11 @@ def playout_extra(st: Ints, rng: Ints) -> bool:
                 if slot >= 0:
                     add_wall(st, slot)
                     use_power(st)
+        elif character == C_GOBLIN:
+            empty = empty_cells(st)
+            if popcount(empty) <= GOBLIN_LATE and power_cells(st):
+                place_face_up(st, p, playout_cell(st, rng, empty), random_value(st, p, rng))
+                use_power(st)
         elif character != C_MAGE:
             cells = power_cells(st)
             if cells:
@@ -837,6 +846,13 @@ def list_actions(st: Ints, acts: Ints, at: int) -> int:
             acts[at + n] = A_STOP
             n += 1
         return n
+    if st[S_ADV]:
+        # Every determinization already holds the values a look would show, so the tree sees no
+        # worth in looking and put its looks off until they changed little: the searcher's Mage
+        # looks first where a value may still matter, the tree choosing at which warrior.
+        due = due_looks(st)
+        if due:
+            return list_bits(due, acts, at, A_PEEK)
     if hand_count(st, p) > 0:
         n += list_bits(empty_cells(st), acts, at + n, 0)
     pairs_only = st[S_NUGGETS] == 1 and nuggets_pair_exists(st)
@@ -885,6 +901,22 @@ def arrow_cells(st: Ints, p: int) -> int:
     return out
 
 
+def due_looks(st: Ints) -> int:
+    """The searcher's Mage, with a token and the turn's power unused, looks before it acts at an
+    opponent's unseen warrior in a territory not full that holds gold: the cells; 0 otherwise."""
+    p = st[S_TURN]
+    if p != st[S_ME] or st[S_NOPOWER] or st[S_USED] or st[S_POWERS + p] == 0 or st[S_CHAR + p] != C_MAGE:
+        return 0
+    out = 0
+    rest = opponents_cells(st, p) & ~st[S_FACEUP] & st[S_UNKNOWN]
+    while rest:
+        region = territory(st, low_index(rest & -rest))
+        if gold_in(st, region) > 0 and not is_full(st, region):
+            out |= rest & region
+        rest &= ~region
+    return out
+
+
 def power_cells(st: Ints) -> int:
     """The cells (or for the Orc, slots as a count) the power of the player to move may target;
     0 when no power may be used now."""
@@ -919,6 +951,8 @@ def list_powers(st: Ints, acts: Ints, at: int) -> int:
                 acts[at + n] = A_ORC + i
                 n += 1
         return n
+    if character == C_GOBLIN and popcount(empty_cells(st)) > GOBLIN_LATE:
+        return 0  # the extra warrior pays as a double move near the end, not as tempo early on
     base = A_GOBLIN if character == C_GOBLIN else A_ARROW if character == C_ELF else A_PEEK
     return list_bits(power_cells(st), acts, at, base)
 

@@ -10,7 +10,7 @@ import pytest
 from test_kernel import PLAYERS, full_state
 
 import engine.kernel_core as core
-from engine.board import CELLS, SLOTS
+from engine.board import CELLS, OFF_GOLD_CELLS, SLOTS, Cell, Slot
 from engine.encoding import action_move, decode, encode, kernel_state
 from engine.game import (
     POWERS,
@@ -19,7 +19,9 @@ from engine.game import (
     ExtraPalisade,
     ExtraWarrior,
     GameState,
+    Pass,
     Peek,
+    PlaceWarrior,
     Reinforce,
     playout,
     random_move,
@@ -174,3 +176,62 @@ def test_advanced_kernel_moves_are_the_rules_moves() -> None:
         assert decode(*encode(move)) == move
     with pytest.raises(ValueError, match="no kernel move"):
         encode(Peek(CELLS[9]))
+
+
+def _tree_actions(kernel: Kernel, state: GameState, powers: bool = True) -> set[int]:
+    """The tree's actions at the root of a search of ``state`` by the player to move."""
+    st = kernel_state(kernel, Knowledge.of(state, state.player), powers=powers)
+    rng, values = kernel.ints(1), kernel.ints(16)
+    kernel.core.seed_rng(rng, 7)
+    kernel.core.determinize(st, rng, values)  # as every iteration does: the hidden values drawn
+    acts = kernel.ints(core.NUM_ACTIONS)
+    n = kernel.core.list_actions(st, acts, 0)
+    return {int(a) for a in list(acts)[:n]}
+
+
+def _strip_walled_off() -> tuple[Slot, ...]:
+    """The palisades that wall off the top row's four right cells, e5 to h5: no gold there."""
+    row = [Cell(0, c) for c in range(4, 8)]
+    return (Slot.between(Cell(0, 3), row[0]), *(Slot.between(cell, Cell(1, cell.col)) for cell in row))
+
+
+def test_the_searchers_mage_looks_first_where_a_value_may_still_matter(kernel: Kernel) -> None:
+    """With a token left, the searching Mage's only actions are looks at the opponent's unseen
+    warriors in territories that hold gold and are not full; a warrior walled off from the gold is
+    not worth a token."""
+    state = GameState.new(PLAYERS[2], shuffled_gold(random.Random(1)), "armadora-advanced", ("mage", "elf"))
+    walls = _strip_walled_off()
+    for part in (walls[:2], walls[2:4], walls[4:]):
+        move = Build(tuple(sorted(part, key=lambda slot: slot.number)))
+        state = state.play(move)
+    blue_open, blue_closed = Cell(2, 2), Cell(0, 5)
+    state = state.play(PlaceWarrior(blue_open, 3)).play(PlaceWarrior(Cell(2, 3), 2))
+    state = state.play(PlaceWarrior(blue_closed, 4))
+    assert state.player == "orange" and state.powers[0] == 2
+    assert _tree_actions(kernel, state) == {core.A_PEEK + blue_open.number}
+    # Never forced on a searcher that keeps its powers, nor once the turn's power is used.
+    plain = _tree_actions(kernel, state, powers=False)
+    assert Cell(3, 5).number in plain and not any(core.A_PEEK <= a < core.A_ARROW for a in plain)
+    after = state.play(Peek(blue_open))
+    assert not any(core.A_PEEK <= a < core.A_ARROW for a in _tree_actions(kernel, after))
+    # Next turn the seen warrior is known: nothing left worth a look, so the usual actions.
+    later = after.play(PlaceWarrior(Cell(3, 3), 1)).play(Pass())
+    actions = _tree_actions(kernel, later)
+    assert Cell(3, 5).number in actions and core.A_PEEK + blue_open.number not in actions
+
+
+def test_the_goblins_extra_warrior_waits_for_the_last_empty_cells(kernel: Kernel) -> None:
+    """The searching Goblin's extra warrior is on offer only with at most GOBLIN_LATE cells empty."""
+    state = GameState.new(PLAYERS[2], shuffled_gold(random.Random(2)), "armadora-advanced", ("goblin", "orc"))
+    state = state.play(PlaceWarrior(Cell(0, 0), 1)).play(PlaceWarrior(Cell(0, 1), 1))
+    early = _tree_actions(kernel, state)
+    assert Cell(2, 2).number in early and not any(core.A_GOBLIN <= a < core.A_SEEN for a in early)
+    empty = [c for c in OFF_GOLD_CELLS if state.warriors[c.number] is None]
+    rng = random.Random(3)
+    while len(empty) > core.GOBLIN_LATE:
+        for _ in range(2):  # a warrior each, orange then blue
+            cell = empty.pop(rng.randrange(len(empty)))
+            supply = state.supplies[state.to_move]
+            state = state.play(PlaceWarrior(cell, next(v for v in range(1, 6) if supply[v - 1])))
+    late = _tree_actions(kernel, state)
+    assert {a - core.A_GOBLIN for a in late if core.A_GOBLIN <= a < core.A_SEEN} == {c.number for c in empty}
