@@ -77,9 +77,7 @@ def play_game(
     game then depends on the seed alone.
     """
     colours = COLOURS[: len(seats)]
-    rng = random.Random(seed)
-    gold = shuffled_gold(rng)
-    characters = rng.sample(CHARACTERS, len(seats)) if variant == "armadora-advanced" else ()
+    gold, characters = deal(seed, len(seats), variant)
     state = initial = GameState.new(colours, gold, variant, characters)
     moves: list[Move] = []
     streams = [random.Random(seed * 1000 + n) for n in range(len(seats))]
@@ -100,7 +98,20 @@ def play_game(
     first = result.ranking[0]
     shares = tuple(1 / len(first) if sides[n % len(sides)] in first else 0.0 for n in range(len(seats)))
     text = dumps(Record.of_moves(initial, moves)) if record else ""
-    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text, tuple(characters))
+    return GameResult(tuple(seats), seed, shares, turns, tuple(thinking), text, characters)
+
+
+def deal(seed: int, seats: int, variant: str = "armadora") -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The gold values a seed lays out and, in the advanced game, the characters it deals, seat by seat.
+
+    >>> gold, characters = deal(7, 2, "armadora-advanced")
+    >>> sorted(gold), len(set(characters)), deal(7, 2)[1]
+    ([3, 4, 4, 5, 5, 6, 6, 7], 2, ())
+    """
+    rng = random.Random(seed)
+    gold = tuple(shuffled_gold(rng))
+    characters = tuple(rng.sample(CHARACTERS, seats)) if variant == "armadora-advanced" else ()
+    return gold, characters
 
 
 Job = tuple[tuple[str, ...], int, float, str | None, str, bool, int | None]
@@ -120,9 +131,33 @@ def jobs(
     variant: str = "armadora",
     record: bool = False,
     iterations: int | None = None,
+    character: str | None = None,
 ) -> list[Job]:
     """At least ``games`` games, in whole groups of seatings, one seed per group; with ``iterations``
-    the searching players think that many iterations a move instead of ``seconds``."""
+    the searching players think that many iterations a move instead of ``seconds``.
+
+    With ``character`` (2-player advanced game), ``games`` games exactly: one a seed, on the seeds
+    from ``first_seed`` on that deal the first player that character, in the seat where it has it.
+    A power's worth is screened so on the games where it is in play, a quarter as many.
+
+    >>> [(layout, seed) for layout, seed, *_ in jobs(("a", "b"), 2, 2, 0.1, None, 1, "armadora-advanced",
+    ...                                          character="mage")]
+    [(('a', 'b'), 1), (('b', 'a'), 2)]
+    """
+    if character is not None:
+        if variant != "armadora-advanced" or seats != 2 or character not in CHARACTERS:
+            raise ValueError(
+                f"a character ({', '.join(CHARACTERS)}) is dealt only in the 2-player advanced game"
+            )
+        out: list[Job] = []
+        seed = first_seed
+        while len(out) < games:
+            dealt = deal(seed, 2, variant)[1]
+            if character in dealt:
+                layout = tuple(names) if dealt[0] == character else tuple(reversed(names))
+                out.append((layout, seed, seconds, kernel, variant, record, iterations))
+            seed += 1
+        return out
     layouts = seatings(names, seats)
     groups = -(-games // len(layouts))
     return [
@@ -148,11 +183,13 @@ def run(
     variant: str = "armadora",
     record: bool = False,
     iterations: int | None = None,
+    character: str | None = None,
 ) -> list[GameResult]:
     """Play the match; ``imap`` spreads the games over worker processes (in any order). With
     ``record`` each result holds its game's record; with ``iterations`` the searching players think
-    that many iterations a move, so that a loaded machine plays the same games."""
-    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant, record, iterations)
+    that many iterations a move, so that a loaded machine plays the same games; with ``character``
+    only the games that deal the first player that character (:func:`jobs`)."""
+    todo = jobs(names, seats, games, seconds, kernel, first_seed, variant, record, iterations, character)
     results = imap(_job, todo) if imap is not None else map(_job, todo)
     out = []
     for result in results:

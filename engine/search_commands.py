@@ -24,7 +24,7 @@ from engine.kernel import BACKENDS, load
 from engine.kernel_core import SCRATCH_SIZE, STATE_SIZE
 from engine.knowledge import Knowledge, KnowledgeError
 from engine.players import PLAYERS
-from engine.position import VARIANTS, Position, PositionError
+from engine.position import CHARACTERS, VARIANTS, Position, PositionError
 from engine.protocol import Session
 from engine.samples import sample_text
 from engine.search import DEFAULT_SECONDS, Suggestion, prepare, suggest
@@ -95,6 +95,12 @@ def register(subparsers: Any) -> None:
         choices=VARIANTS,
         default="armadora",
         help="the game (armadora-advanced: each seed deals the characters)",
+    )
+    p.add_argument(
+        "--character",
+        choices=CHARACTERS,
+        help="2-player advanced game: only the games that deal A this character, one a seed "
+        "(on the seeds that deal it, in the seat where A has it)",
     )
     p.add_argument("--progress", action="store_true", help="a line on stderr as each game ends")
     p.add_argument(
@@ -221,6 +227,9 @@ def _run_arena(args: argparse.Namespace) -> int:
     if len(names) != 2 or names[0] == names[1] or not set(names) <= set(PLAYERS):
         return _error(f"--players takes two different players of {', '.join(PLAYERS)}, not {args.players!r}")
 
+    if args.character is not None and (args.variant != "armadora-advanced" or args.seats != 2):
+        return _error("--character screens the 2-player advanced game: add --variant armadora-advanced")
+
     if args.record is not None:
         try:
             args.record.mkdir(parents=True, exist_ok=True)
@@ -247,6 +256,7 @@ def _run_arena(args: argparse.Namespace) -> int:
             variant=args.variant,
             record=args.record is not None,
             iterations=args.iterations,
+            character=args.character,
         )
     if args.record is not None:
         for r in results:

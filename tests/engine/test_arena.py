@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import GameResult, jobs, play_game, run, seatings, summarize
+from engine.arena import GameResult, deal, jobs, play_game, run, seatings, summarize
 from engine.ratings import elo, wilson
 from engine.search_commands import record_name, register
 
@@ -97,3 +97,23 @@ def test_arena_iterations_make_the_games_independent_of_the_time(tmp_path: Path)
     here = run(("ismcts", "greedy"), 2, 2, 9.0, first_seed=6, record=True, iterations=40)
     assert len(quick) == 2
     assert quick == slow == {record_name(r): r.record for r in here}
+
+
+def test_a_character_screen_plays_the_seeds_that_deal_it_to_the_first_player() -> None:
+    todo = jobs(("ismcts", "greedy"), 2, 12, 0.1, None, 40, "armadora-advanced", character="orc")
+    assert len(todo) == 12 and len({seed for _, seed, *_ in todo}) == 12
+    for layout, seed, *_ in todo:
+        assert seed >= 40 and deal(seed, 2, "armadora-advanced")[1][layout.index("ismcts")] == "orc"
+    skipped = set(range(40, todo[-1][1])) - {seed for _, seed, *_ in todo}
+    assert skipped and all("orc" not in deal(seed, 2, "armadora-advanced")[1] for seed in skipped)
+    for variant, seats in (("armadora", 2), ("armadora-advanced", 3)):
+        with pytest.raises(ValueError, match="only in the 2-player advanced game"):
+            jobs(("ismcts", "greedy"), seats, 2, 0.1, None, 1, variant, character="orc")
+
+
+def test_the_arena_says_what_a_character_screen_needs(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["arena", "--players", "ismcts,greedy", "--character", "elf"])
+    assert args.run(args) != 0
+    assert "--variant armadora-advanced" in capsys.readouterr().err
