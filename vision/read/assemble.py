@@ -402,11 +402,10 @@ def choose_cells(
     off = ~ON_GOLD
     token = 1.0 - probs[off, EMPTY]
     players_part = probs[off, GOLD + 1 :]
+    in_play = players_part.sum(axis=1)
     own = np.ones(len(CELLS))
-    own[off] = np.minimum(players_part.sum(axis=1) / np.maximum(token, 1e-12), 1.0)
-    probs[off, GOLD + 1 :] = (
-        players_part / np.maximum(players_part.sum(axis=1, keepdims=True), 1e-12) * token[:, None]
-    )
+    own[off] = np.minimum(in_play / np.maximum(token, 1e-12), 1.0)
+    probs[off, GOLD + 1 :] = players_part / np.maximum(in_play, 1e-12)[:, None] * token[:, None]
     probs[off, GOLD] = 0.0
     probs[ON_GOLD, :] = 0.0
     probs[ON_GOLD, GOLD] = 1.0
