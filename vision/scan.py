@@ -251,7 +251,8 @@ def _read_cells(
         params.cells,
         judged.others,
     )
-    return replace(reading, alike=profile.alike), judged, signs.discs
+    kit_colours = profile.kind is not Kind.IMPROVISED
+    return replace(reading, alike=profile.alike, kit_colours=kit_colours), judged, signs.discs
 
 
 def _assemble(

@@ -103,6 +103,17 @@ class AssembleParams:
     #: (:func:`few_beside_many`): a rule of the game's turns, no fitted number.
     few_warriors: int = 2
     many_warriors: int = 6
+    #: Where the players are guessed, a colour of the kit (the reference kit's, or learnt from a
+    #: setup photo) that no warrior shows surely is still a player's where one of its warriors shows
+    #: it more than anything else, and more than any other colour by this much (:func:`leans`,
+    #: :func:`unsure_colours`): only a colour read where the votes about tie (glare hiding them, the
+    #: label falling to the first column) or that looked more like the gold is set aside. On the
+    #: path-traced reference kit's tuning photos the rule had set aside six colours, four of them
+    #: played (a pale orange warrior 0.40 orange against 0.13 for each other colour and the gold);
+    #: the two nobody played tied. Colours grouped from the photo itself are left to the rule as it
+    #: was: there one player's warriors in two lights make two colours, and a lean sets them apart
+    #: (raster copies without a profile: two boards less exact).
+    colour_lean: float = 0.05
     #: A warrior whose own colour took under this share of its token (the rest looking like the gold,
     #: or like a colour not in play) is only as sure as that share (:func:`choose_cells`): what it
     #: looks like says it is a warrior, hardly whose. Chosen on tuning photos of both worlds: of the
@@ -414,7 +425,8 @@ def choose_cells(
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
     unsure: list[int] = []
     if players is None:
-        gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params)
+        shown = reading.probabilities if reading.kit_colours else None
+        gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params, shown)
         if warning is not None:
             warnings.append(warning)
             # What those colours held is not given to the others: a warrior read mostly as one
@@ -555,30 +567,67 @@ def cells_of(labels: list[int], colour_columns: dict[str, int], names: Iterable[
     return [i for i, label in enumerate(labels) if label in columns]
 
 
+def leans(
+    row: FloatArray, column: int, colour_columns: dict[str, int], params: AssembleParams = ASSEMBLE_PARAMS
+) -> bool:
+    """Whether a cell's reading (``row``, columns as :attr:`vision.read.cells.CellReading.probabilities`')
+    shows the colour of ``column`` more than anything else, the gold's look and an empty cell's
+    included, and more than any other colour by :attr:`AssembleParams.colour_lean`.
+
+    >>> columns = {"orange": 2, "blue": 3}
+    >>> leans(np.array([0.07, 0.13, 0.4, 0.13]), 2, columns)  # a pale orange warrior
+    True
+    >>> leans(np.array([0.0, 0.7, 0.2, 0.1]), 2, columns)  # a warrior that looks like the gold
+    False
+    >>> leans(np.array([0.0, 0.2, 0.2, 0.2]), 2, columns)  # votes that tie
+    False
+    """
+    others = [row[c] for c in colour_columns.values() if c != column]
+    return int(np.argmax(row)) == column and bool(
+        row[column] - max(others, default=0.0) >= params.colour_lean
+    )
+
+
 def unsure_colours(
     probs: FloatArray,
     labels: list[int],
     colour_columns: dict[str, int],
     params: AssembleParams = ASSEMBLE_PARAMS,
+    shown: FloatArray | None = None,
 ) -> tuple[list[str], list[int], Problem | None]:
-    """The colours seen that no warrior shows surely, where the players are guessed from the colours
-    seen and at least two colours would be left: a player is taken from one sure warrior at least,
-    not from a few doubtful ones (glare or a lamp's colour moving another player's warriors
-    towards a colour nobody plays). Returns those colours, their cells (read again as the players
-    left, and doubtful), and one warning naming them; nothing where every colour seen has a sure warrior.
+    """The colours seen that no warrior shows surely nor leans to (:attr:`AssembleParams.colour_lean`),
+    where the players are guessed from the colours seen and at least two colours would be left: a
+    player is taken from one warrior that shows its colour, not from votes that tie (glare hiding
+    a warrior's colour, whose label then falls to the first column). Returns those colours, their
+    cells (read again as the players left, and doubtful), and one warning naming them; nothing
+    where every colour seen has a sure or leaning warrior. ``shown``: the cells' readings as the
+    readers gave them, before the gold's look and the colours not in play were handed to the
+    players (:func:`leans`); where not given, a colour needs a sure warrior (colours grouped from
+    the photo itself, where one player's warriors in two lights can make two).
 
     >>> columns = {"orange": 2, "blue": 3, "purple": 4}
     >>> probs = np.zeros((5, 5))
     >>> probs[0, 3] = probs[1, 3] = probs[2, 4] = 0.95
-    >>> probs[3, [2, 4]] = [0.5, 0.4]  # orange, and hardly: purple next
+    >>> probs[3, 2:] = 1 / 3  # the votes tie: orange by its column alone
     >>> probs[4, 0] = 1.0
     >>> gone, cells, warning = unsure_colours(probs, [3, 3, 4, 2, 0], columns)
     >>> gone, cells, warning.code
     (['orange'], [3], 'colour_unsure')
     >>> unsure_colours(probs, [3, 3, 3, 2, 0], columns)[0]  # blue and orange alone: both stay
     []
+    >>> probs[3, 2:] = [0.45, 0.2, 0.35]  # a pale orange warrior: unsure, but orange
+    >>> unsure_colours(probs, [3, 3, 4, 2, 0], columns, shown=probs)[0]
+    []
+    >>> unsure_colours(probs, [3, 3, 4, 2, 0], columns)[0]  # colours grouped from the photo
+    ['orange']
     """
     sure = {int(label) for row, label in zip(probs, labels, strict=True) if row[label] >= params.uncertain}
+    if shown is not None:
+        sure |= {
+            int(label)
+            for row, label in zip(shown, labels, strict=True)
+            if leans(row, label, colour_columns, params)
+        }
     seen = [name for name, column in colour_columns.items() if column in labels]
     gone = [name for name in seen if colour_columns[name] not in sure]
     if not gone or len(seen) - len(gone) < 2:

@@ -94,6 +94,11 @@ class CellReading:
     #: the cells read so are doubtful while both are taken for players
     #: (:func:`vision.read.assemble.alike_colours`).
     alike: tuple[tuple[str, str], ...] = ()
+    #: Whether the colours are a kit's, the reference kit's or learnt from a setup photo, rather
+    #: than grouped from this photo's own warriors (an improvised profile, where one player's warriors
+    #: in two lights can make two colours): only a kit's colour is taken for a player because a
+    #: warrior shows it unsurely (:func:`vision.read.assemble.unsure_colours`).
+    kit_colours: bool = True
     #: Warriors read surely as one colour whose emblem names another (cell number, that colour's
     #: name; :func:`vision.read.emblems.emblem_colours`): the assembly doubts them.
     emblems_differ: tuple[tuple[int, str], ...] = ()
