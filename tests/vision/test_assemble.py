@@ -203,23 +203,85 @@ def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_s
 @pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])
 def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_supply(green: int) -> None:
     """Three colours read, so three players guessed; but where one colour then holds more warriors
-    than a 3-player supply, the colour seen least is likelier misread than a player's."""
+    than a 3-player supply, the colour seen least is likelier misread than a player's: its warriors
+    are read as the colour they show next (:func:`vision.read.assemble.likeliest_players`), and
+    doubtful."""
     rows = {i: [0.0, 0.0, 0.0, 0.0, 0.95] for i in range(green)}
     rows |= {green + i: [0.0, 0.0, 0.9, 0.0, 0.1] for i in range(3)}  # orange, sure of it
     rows |= {green + 3 + i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(4)}
     orange = [OFF_GOLD[green + i] for i in range(3)]
     labels, confidence, players, warnings = choose_cells(board(rows), None)
-    assert set(players) == set(COLOURS) and [labels[c.number] for c in orange] == [ORANGE] * 3
     unlikely = [w for w in warnings if w.code == "players_unlikely"]
     if green <= sum(supply_for(3)):  # three players fit: nothing to doubt
+        assert set(players) == set(COLOURS) and [labels[c.number] for c in orange] == [ORANGE] * 3
         assert not unlikely and all(confidence[c.number] == pytest.approx(0.9) for c in orange)
         return
+    assert set(players) == {"blue", "green"} and [labels[c.number] for c in orange] == [GREEN] * 3
     (warning,) = unlikely
     assert set(warning.cells) == set(orange) and "3 orange" in warning.message
     assert all(confidence[c.number] <= ASSEMBLE_PARAMS.doubtful for c in orange)
     # The players named: the supply bounds each colour, and nothing is guessed.
     _, _, _, named = choose_cells(board(rows), COLOURS)
     assert not [w for w in named if w.code == "players_unlikely"]
+
+
+FOUR = ("orange", "blue", "green", "purple")
+
+
+def four_colours(rows: dict[int, list[float]], kit_colours: bool = True) -> CellReading:
+    """:func:`board` with a fourth colour, purple: rows over empty, gold, orange, blue, green, purple."""
+    probs = np.zeros((len(CELLS), 2 + len(FOUR)))
+    probs[:, EMPTY] = 1.0
+    for cell in GOLD_CELLS:
+        probs[cell.number, :2] = [0, 1]
+    for index, row in rows.items():
+        probs[OFF_GOLD[index].number] = row
+    return CellReading(FOUR, probs, probs.copy(), np.zeros(len(CELLS)), kit_colours=kit_colours)
+
+
+@pytest.mark.parametrize("kit_colours", [True, False])
+def test_four_players_guessed_each_hold_a_four_player_supply(kit_colours: bool) -> None:
+    """Four colours each read on several cells: four players, 8 warriors each. Blue read on 11 cells,
+    three of them hardly blue and next most like orange, which is read on 5: those three are
+    orange's, and every blue warrior is doubtful. With colours grouped from the photo itself (no
+    profile), where one player's warriors in two lights can make two colours, only the two-player
+    supply bounds a colour, as before."""
+    rows = {i: [0.0, 0.0, 0.0, 0.99, 0.0, 0.01] for i in range(8)}  # blue
+    rows |= {8 + i: [0.0, 0.0, 0.3, 0.65, 0.0, 0.05] for i in range(3)}  # orange, read blue
+    rows |= {11 + i: [0.0, 0.0, 0.95, 0.05, 0.0, 0.0] for i in range(5)}  # orange
+    rows |= {16 + i: [0.0, 0.0, 0.0, 0.0, 0.97, 0.03] for i in range(6)}  # green
+    rows |= {22 + i: [0.0, 0.0, 0.0, 0.03, 0.0, 0.97] for i in range(6)}  # purple
+    pale = [OFF_GOLD[8 + i].number for i in range(3)]
+    labels, confidence, players, warnings = choose_cells(four_colours(rows, kit_colours), None)
+    assert set(players) == set(FOUR)
+    if not kit_colours:
+        assert [labels[i] for i in pale] == [BLUE] * 3 and "too_many_of_colour" not in {
+            w.code for w in warnings
+        }
+        return
+    assert [labels[i] for i in pale] == [ORANGE] * 3
+    assert sum(label == BLUE for label in labels) == sum(supply_for(4))
+    (warning,) = [w for w in warnings if w.code == "too_many_of_colour"]
+    assert "11 blue" in warning.message and len(warning.cells) == 11
+    assert all(confidence[OFF_GOLD[i].number] <= ASSEMBLE_PARAMS.doubtful for i in range(11))
+
+
+def test_a_colour_misread_on_a_few_cells_does_not_shrink_two_players_supplies() -> None:
+    """Two players, 13 and 14 warriors; four of the second's, under another light, read as a third
+    colour that looks nearly as much like theirs. Three players would hold 11 each: the first's 13
+    sure warriors could not all be theirs, and none looks like anything else. Two players explain
+    the reading better: the four are the second player's (doubtful), and the 13 keep their colour
+    without a cell emptied."""
+    rows = {i: [0.0, 0.0, 0.98, 0.01, 0.01] for i in range(13)}  # orange
+    rows |= {13 + i: [0.0, 0.0, 0.01, 0.98, 0.01] for i in range(10)}  # blue
+    rows |= {23 + i: [0.0, 0.0, 0.0, 0.35, 0.65] for i in range(4)}  # blue, read green
+    misread = [OFF_GOLD[23 + i].number for i in range(4)]
+    labels, confidence, players, warnings = choose_cells(board(rows), None)
+    assert set(players) == {"orange", "blue"}
+    assert [labels[i] for i in misread] == [BLUE] * 4
+    assert all(confidence[i] <= ASSEMBLE_PARAMS.doubtful for i in misread)
+    assert sum(label == ORANGE for label in labels) == 13
+    assert not [w for w in warnings if w.code == "too_many_of_colour"]
 
 
 @pytest.mark.parametrize("blue", [ASSEMBLE_PARAMS.many_warriors - 1, ASSEMBLE_PARAMS.many_warriors])

@@ -389,6 +389,121 @@ def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) ->
     return bool(wood.mean() > params.most_wood_on_bare)
 
 
+def in_play(
+    probabilities: FloatArray, colour_columns: dict[str, int], players: tuple[str, ...] | None
+) -> tuple[FloatArray, FloatArray]:
+    """The cells' readings (rows as :attr:`vision.read.cells.CellReading.probabilities`) with the gold
+    on the gold cells alone and every other token a warrior of the ``players`` (every colour where
+    None), and how much of each token their colours took (1 on the gold cells).
+
+    Off the gold cells whatever is there is a warrior of a player in play: what looked gold (a white
+    warrior in warm light) or like a colour not in play goes to the players in proportion, not to
+    "empty".
+
+    >>> columns = {"orange": 2, "blue": 3}
+    >>> probs, own = in_play(np.tile([0.2, 0.4, 0.3, 0.1], (40, 1)), columns, ("orange",))
+    >>> probs[0].round(2).tolist(), round(float(own[0]), 3)
+    ([0.2, 0.0, 0.8, 0.0], 0.375)
+    """
+    probs = probabilities.copy()
+    if players is not None:
+        for name, column in colour_columns.items():
+            if name not in players:
+                probs[:, column] = 0.0
+    off = ~ON_GOLD
+    token = 1.0 - probs[off, EMPTY]
+    players_part = probs[off, GOLD + 1 :]
+    share = players_part.sum(axis=1)
+    own = np.ones(len(CELLS))
+    own[off] = np.minimum(share / np.maximum(token, 1e-12), 1.0)
+    probs[off, GOLD + 1 :] = players_part / np.maximum(share, 1e-12)[:, None] * token[:, None]
+    probs[off, GOLD] = 0.0
+    probs[ON_GOLD, :] = 0.0
+    probs[ON_GOLD, GOLD] = 1.0
+    probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+    return probs, own
+
+
+def supply_cost(probs: FloatArray, colour_columns: dict[str, int], players: tuple[str, ...]) -> float:
+    """How unlikely (negative log likelihood, nats) the likeliest reading of ``probs`` (rows as
+    :attr:`vision.read.cells.CellReading.probabilities`, every colour seen given its share) is with
+    ``players`` alone playing, each within their supply (:func:`assign_under_supply`): a colour's
+    warriors read as another player's cost what they showed.
+
+    >>> columns = {"orange": 2, "blue": 3, "purple": 4}
+    >>> probs = np.zeros((40, 5)); probs[:, 0] = 1.0
+    >>> probs[:12] = [0, 0, 0.9, 0.1, 0.0]
+    >>> round(supply_cost(probs, columns, ("orange", "blue")), 2)
+    1.26
+    >>> round(supply_cost(probs, columns, ("orange", "blue", "purple")), 2)  # 11 each
+    3.46
+    """
+    kept = probs.copy()
+    for name, column in colour_columns.items():
+        if name not in players:
+            kept[:, column] = 0.0
+    limit = sum(supply_for(len(players)))
+    capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
+    start = [int(np.argmax(row)) for row in kept]
+    assigned = (
+        assign_under_supply(kept, start, capacity)
+        if over_supply(start, colour_columns, players, limit)
+        else start
+    )
+    return float(-np.log(np.maximum(kept[np.arange(len(assigned)), assigned], 1e-12)).sum())
+
+
+def likeliest_players(
+    probs: FloatArray,
+    labels: list[int],
+    colour_columns: dict[str, int],
+    players: tuple[str, ...],
+    emblems: tuple[tuple[int, str], ...] = (),
+) -> tuple[str, ...]:
+    """The players among ``players`` (guessed from the colours seen) whose supplies explain the reading
+    (``probs``, ``labels``) best (:func:`supply_cost`): all of them, unless some colour is read on
+    more cells than their supply allows. A fourth colour misread on a few cells would shrink three
+    players' supplies from 11 to 8 warriors; a fourth player's warriors read as another's would fill
+    that one beyond its 8. Either the colour is a misreading or the supply says which warriors are:
+    whichever is likelier. Among equally likely sets, the most players.
+
+    Weighing them, a warrior stays a warrior (the colours say whose it is, not whether one stands
+    there; let a supply empty cells and a colour misread on four cells "costs" less than two of the
+    others' surest warriors gone), and a warrior whose emblem names another colour (``emblems``:
+    :attr:`vision.read.cells.CellReading.emblems_differ`) is as likely that colour's as the one
+    read (:func:`emblem_named`: where the supply says a colour is wrong, the emblem says which is
+    right).
+
+    >>> columns = {"orange": 2, "blue": 3, "purple": 4}
+    >>> probs = np.zeros((40, 5)); probs[:, 0] = 1.0
+    >>> probs[:12] = [0, 0, 0.98, 0.01, 0.01]; probs[12:22] = [0, 0, 0.01, 0.98, 0.01]
+    >>> probs[22] = [0, 0, 0.3, 0.3, 0.4]  # one warrior leaning purple
+    >>> labels = [int(np.argmax(row)) for row in probs]
+    >>> likeliest_players(probs, labels, columns, ("orange", "blue", "purple"))
+    ('orange', 'blue')
+    >>> probs[22:30] = [0, 0, 0.05, 0.05, 0.9]  # eight purple warriors: a third player
+    >>> labels = [int(np.argmax(row)) for row in probs]
+    >>> likeliest_players(probs, labels, columns, ("orange", "blue", "purple"))
+    ('orange', 'blue', 'purple')
+    """
+    if len(players) <= 2 or not over_supply(labels, colour_columns, players, sum(supply_for(len(players)))):
+        return players
+    weighed = probs.copy()
+    warriors = np.array(labels) > GOLD
+    weighed[warriors, EMPTY] = 1e-9
+    for number, name in emblems:
+        if warriors[number] and name in colour_columns:
+            column = colour_columns[name]
+            weighed[number, column] = max(weighed[number, column], weighed[number, labels[number]])
+    sets = [
+        chosen
+        for size in range(min(len(players), max(SUPPLIES)), 1, -1)
+        for chosen in combinations(players, size)
+    ]
+    costs = [supply_cost(weighed, colour_columns, chosen) for chosen in sets]
+    return sets[int(np.argmin(costs))]
+
+
 def choose_cells(
     reading: CellReading, players: tuple[str, ...] | None, params: AssembleParams = ASSEMBLE_PARAMS
 ) -> tuple[list[int], FloatArray, tuple[str, ...], list[Problem]]:
@@ -397,33 +512,15 @@ def choose_cells(
     Where other readers judged a cell (:attr:`vision.read.cells.CellReading.others`), the
     reading is only as sure as the least sure of them is of a warrior there, or of none.
     """
-    probs = reading.probabilities.copy()
     warnings: list[Problem] = []
     colour_columns = {name: GOLD + 1 + k for k, name in enumerate(reading.colours)}
     # Gold only on the gold cells, and it never leaves them; warriors never stand there.
-    looks_gold = probs[ON_GOLD, GOLD].copy()
-    column: int | None
-    if players is not None:
-        for name, column in colour_columns.items():
-            if name not in players:
-                probs[:, column] = 0.0
-    # Off the gold cells, whatever is there is a warrior of a player in play: what looked gold (a
-    # white warrior in warm light) or like a colour not in play goes to the players in proportion,
-    # not to "empty".
-    off = ~ON_GOLD
-    token = 1.0 - probs[off, EMPTY]
-    players_part = probs[off, GOLD + 1 :]
-    in_play = players_part.sum(axis=1)
-    own = np.ones(len(CELLS))
-    own[off] = np.minimum(in_play / np.maximum(token, 1e-12), 1.0)
-    probs[off, GOLD + 1 :] = players_part / np.maximum(in_play, 1e-12)[:, None] * token[:, None]
-    probs[off, GOLD] = 0.0
-    probs[ON_GOLD, :] = 0.0
-    probs[ON_GOLD, GOLD] = 1.0
-    probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+    looks_gold = reading.probabilities[ON_GOLD, GOLD].copy()
+    probs, own = in_play(reading.probabilities, colour_columns, players)
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
     unsure: list[int] = []
+    gone: list[str] = []
     if players is None:
         shown = reading.probabilities if reading.kit_colours else None
         gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params, shown)
@@ -434,10 +531,6 @@ def choose_cells(
             probs[:, [colour_columns[name] for name in gone]] = 0.0
             labels = [int(np.argmax(row)) for row in probs]
             seen = tuple(name for name in seen if name not in gone)
-    # With the players named, each colour's supply is known; with them guessed from the colours
-    # seen, one misread cell could add a player and shrink everyone's supply, so only the largest
-    # supply (two players) bounds them.
-    limit = sum(supply_for(len(players) if players is not None else 2))
     guessed = players is None
     unlikely: list[int] = []
     if players is None:
@@ -453,8 +546,24 @@ def choose_cells(
         alike, warning = alike_colours(labels, colour_columns, reading.alike)
         if warning is not None:
             warnings.append(warning)
+        # One misread colour could add a player and shrink everyone's supply: the players are those
+        # whose supply explains the reading best, and the warriors of a colour left out are doubtful.
+        likeliest = (
+            likeliest_players(probs, labels, colour_columns, players, reading.emblems_differ)
+            if reading.kit_colours
+            else players
+        )
+        if likeliest != players:
+            left_out = [colour_columns[name] for name in players if name not in likeliest]
+            unlikely += [i for i, label in enumerate(labels) if label in left_out]
+            players = likeliest
+            probs, own = in_play(reading.probabilities, colour_columns, players)
+            labels = [int(np.argmax(row)) for row in probs]
     else:
         doubted_few, alike = [], []
+    # Colours grouped from the photo itself can split one player's warriors in two (two lights):
+    # there only the largest supply (two players) bounds them.
+    limit = sum(supply_for(len(players) if not guessed or reading.kit_colours else 2))
     # Where the supply says some of these colours were misread, the emblem says which: a player's
     # emblem is their own.
     too_many = over_supply(labels, colour_columns, players, limit)
