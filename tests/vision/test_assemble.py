@@ -284,6 +284,24 @@ def test_a_colour_misread_on_a_few_cells_does_not_shrink_two_players_supplies() 
     assert not [w for w in warnings if w.code == "too_many_of_colour"]
 
 
+def test_five_kit_colours_seen_make_four_players_at_most() -> None:
+    """Five colours each read on a few cells cannot all be players: the four whose supply explains
+    the reading best are, and the fifth colour's one warrior is read as its next likeliest."""
+    colours = (*FOUR, "white")
+    probs = np.zeros((len(CELLS), 2 + len(colours)))
+    probs[:, EMPTY] = 1.0
+    for cell in GOLD_CELLS:
+        probs[cell.number, :2] = [0, 1]
+    for k in range(4):
+        for i in range(5):
+            probs[OFF_GOLD[5 * k + i].number] = np.eye(2 + len(colours))[2 + k] * 0.9 + 0.02
+    probs[OFF_GOLD[20].number] = [0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.6]  # white, or else blue
+    reading = CellReading(colours, probs, probs.copy(), np.zeros(len(CELLS)))
+    labels, confidence, players, _ = choose_cells(reading, None)
+    assert set(players) == set(FOUR)
+    assert labels[OFF_GOLD[20].number] == BLUE and confidence[OFF_GOLD[20].number] <= ASSEMBLE_PARAMS.doubtful
+
+
 @pytest.mark.parametrize("blue", [ASSEMBLE_PARAMS.many_warriors - 1, ASSEMBLE_PARAMS.many_warriors])
 @pytest.mark.parametrize("orange", [ASSEMBLE_PARAMS.few_warriors, ASSEMBLE_PARAMS.few_warriors + 1])
 def test_a_colour_read_on_a_few_cells_beside_one_read_on_many_is_doubtful(blue: int, orange: int) -> None:

@@ -465,7 +465,7 @@ def likeliest_players(
     more cells than their supply allows. A fourth colour misread on a few cells would shrink three
     players' supplies from 11 to 8 warriors; a fourth player's warriors read as another's would fill
     that one beyond its 8. Either the colour is a misreading or the supply says which warriors are:
-    whichever is likelier. Among equally likely sets, the most players.
+    whichever is likelier. Among equally likely sets, the most players; never more than four.
 
     Weighing them, a warrior stays a warrior (the colours say whose it is, not whether one stands
     there; let a supply empty cells and a colour misread on four cells "costs" less than two of the
@@ -486,7 +486,11 @@ def likeliest_players(
     >>> likeliest_players(probs, labels, columns, ("orange", "blue", "purple"))
     ('orange', 'blue', 'purple')
     """
-    if len(players) <= 2 or not over_supply(labels, colour_columns, players, sum(supply_for(len(players)))):
+    if len(players) <= 2:
+        return players
+    if len(players) <= max(SUPPLIES) and not over_supply(
+        labels, colour_columns, players, sum(supply_for(len(players)))
+    ):
         return players
     weighed = probs.copy()
     warriors = np.array(labels) > GOLD
@@ -520,7 +524,6 @@ def choose_cells(
     labels = [int(np.argmax(row)) for row in probs]
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
     unsure: list[int] = []
-    gone: list[str] = []
     if players is None:
         shown = reading.probabilities if reading.kit_colours else None
         gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params, shown)
