@@ -251,8 +251,7 @@ def _read_cells(
         params.cells,
         judged.others,
     )
-    kit_colours = profile.kind is not Kind.IMPROVISED
-    return replace(reading, alike=profile.alike, kit_colours=kit_colours), judged, signs.discs
+    return replace(reading, alike=profile.alike, colours_from=profile.kind), judged, signs.discs
 
 
 def _assemble(

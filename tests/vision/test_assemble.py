@@ -10,6 +10,7 @@ import pytest
 
 from engine.board import CELLS, GOLD_CELLS, SLOTS
 from engine.supply import supply_for
+from vision.looks import Kind
 from vision.read.assemble import ASSEMBLE_PARAMS, assign_under_supply, choose_cells, choose_slots
 from vision.read.cells import EMPTY, CellReading
 
@@ -228,7 +229,7 @@ def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_sup
 FOUR = ("orange", "blue", "green", "purple")
 
 
-def four_colours(rows: dict[int, list[float]], kit_colours: bool = True) -> CellReading:
+def four_colours(rows: dict[int, list[float]], colours_from: Kind = Kind.REFERENCE) -> CellReading:
     """:func:`board` with a fourth colour, purple: rows over empty, gold, orange, blue, green, purple."""
     probs = np.zeros((len(CELLS), 2 + len(FOUR)))
     probs[:, EMPTY] = 1.0
@@ -236,11 +237,11 @@ def four_colours(rows: dict[int, list[float]], kit_colours: bool = True) -> Cell
         probs[cell.number, :2] = [0, 1]
     for index, row in rows.items():
         probs[OFF_GOLD[index].number] = row
-    return CellReading(FOUR, probs, probs.copy(), np.zeros(len(CELLS)), kit_colours=kit_colours)
+    return CellReading(FOUR, probs, probs.copy(), np.zeros(len(CELLS)), colours_from=colours_from)
 
 
-@pytest.mark.parametrize("kit_colours", [True, False])
-def test_four_players_guessed_each_hold_a_four_player_supply(kit_colours: bool) -> None:
+@pytest.mark.parametrize("colours_from", list(Kind))
+def test_four_players_guessed_each_hold_a_four_player_supply(colours_from: Kind) -> None:
     """Four colours each read on several cells: four players, 8 warriors each. Blue read on 11 cells,
     three of them hardly blue and next most like orange, which is read on 5: those three are
     orange's, and every blue warrior is doubtful. With colours grouped from the photo itself (no
@@ -252,9 +253,9 @@ def test_four_players_guessed_each_hold_a_four_player_supply(kit_colours: bool) 
     rows |= {16 + i: [0.0, 0.0, 0.0, 0.0, 0.97, 0.03] for i in range(6)}  # green
     rows |= {22 + i: [0.0, 0.0, 0.0, 0.03, 0.0, 0.97] for i in range(6)}  # purple
     pale = [OFF_GOLD[8 + i].number for i in range(3)]
-    labels, confidence, players, warnings = choose_cells(four_colours(rows, kit_colours), None)
+    labels, confidence, players, warnings = choose_cells(four_colours(rows, colours_from), None)
     assert set(players) == set(FOUR)
-    if not kit_colours:
+    if colours_from is Kind.IMPROVISED:
         assert [labels[i] for i in pale] == [BLUE] * 3 and "too_many_of_colour" not in {
             w.code for w in warnings
         }
@@ -359,21 +360,22 @@ def test_a_colour_no_warrior_shows_is_not_taken_for_a_player(hidden: list[float]
     assert [kept[c.number] for c in drifted] == [ORANGE, ORANGE] and set(two_players) == {"orange", "blue"}
 
 
-@pytest.mark.parametrize("kit_colours", [True, False])
-def test_a_kit_colour_a_warrior_shows_is_a_player_however_unsure(kit_colours: bool) -> None:
+@pytest.mark.parametrize("colours_from", list(Kind))
+def test_a_reference_kit_colour_a_warrior_shows_is_a_player_however_unsure(colours_from: Kind) -> None:
     """A pale orange warrior (a lamp washing it out) shows orange more than anything else, though
-    not surely: orange, a colour of the kit, is a player, and the warrior orange, doubtful. Set
-    aside, it would be read as another player's, still doubtful, and wrong. Colours grouped from
-    the photo itself (no profile) can split one player's warriors in two: there a colour still
+    not surely: orange, a colour of the reference kit, is a player, and the warrior orange,
+    doubtful. Set aside, it would be read as another player's, still doubtful, and wrong. Colours
+    grouped from the photo itself (no profile) can split one player's warriors in two, and a copy's
+    colours learnt from its setup photo sit nearer each other than the kit's: there a colour still
     needs a sure warrior."""
     rows = {i: [0.0, 0.0, 0.0, 0.95, 0.05] for i in range(3)}  # blue
     rows |= {3 + i: [0.0, 0.0, 0.05, 0.0, 0.95] for i in range(3)}  # green
     rows |= {6: [0.07, 0.13, 0.4, 0.13, 0.13]}  # orange, unsurely
     pale = OFF_GOLD[6]
-    reading = replace(board(rows), kit_colours=kit_colours)
+    reading = replace(board(rows), colours_from=colours_from)
     labels, confidence, players, warnings = choose_cells(reading, None)
     assert confidence[pale.number] < ASSEMBLE_PARAMS.uncertain
-    if kit_colours:
+    if colours_from is Kind.REFERENCE:
         assert set(players) == set(COLOURS) and "colour_unsure" not in {w.code for w in warnings}
         assert labels[pale.number] == ORANGE
     else:

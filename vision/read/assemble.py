@@ -22,6 +22,7 @@ from engine.position import Gold, Position, Warrior
 from engine.supply import SUPPLIES, supply_for
 from engine.walls import Walls
 from vision.assignment import min_cost_assignment
+from vision.looks import Kind
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 from vision.read.frame import Beyond
 from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
@@ -103,16 +104,18 @@ class AssembleParams:
     #: (:func:`few_beside_many`): a rule of the game's turns, no fitted number.
     few_warriors: int = 2
     many_warriors: int = 6
-    #: Where the players are guessed, a colour of the kit (the reference kit's, or learnt from a
-    #: setup photo) that no warrior shows surely is still a player's where one of its warriors shows
-    #: it more than anything else, and more than any other colour by this much (:func:`leans`,
-    #: :func:`unsure_colours`): only a colour read where the votes about tie (glare hiding them, the
-    #: label falling to the first column) or that looked more like the gold is set aside. On the
-    #: path-traced reference kit's tuning photos the rule had set aside six colours, four of them
-    #: played (a pale orange warrior 0.40 orange against 0.13 for each other colour and the gold);
-    #: the two nobody played tied. Colours grouped from the photo itself are left to the rule as it
-    #: was: there one player's warriors in two lights make two colours, and a lean sets them apart
-    #: (raster copies without a profile: two boards less exact).
+    #: Where the players are guessed, a colour of the reference kit that no warrior shows surely is
+    #: still a player's where one of its warriors shows it more than anything else, and more than any
+    #: other colour by this much (:func:`leans`, :func:`unsure_colours`): only a colour read where the
+    #: votes about tie (glare hiding them, the label falling to the first column) or that looked more
+    #: like the gold is set aside. On the path-traced reference kit's tuning photos the rule had set
+    #: aside six colours, four of them played (a pale orange warrior 0.40 orange against 0.13 for each
+    #: other colour and the gold); the two nobody played tied. Other colours are left to the rule as
+    #: it was. Grouped from the photo itself, one player's warriors in two lights make two colours,
+    #: and a lean sets them apart (raster copies without a profile: two boards less exact). Learnt
+    #: from a setup photo, a copy's colours sit nearer each other than the kit's four: on the more
+    #: tuning copies the lean read two cells more wrong and none right (`mcopy-160015`,
+    #: `mcopy-160049`, 60 photos; 30 other tuning copies and 114 raster ones read the same).
     colour_lean: float = 0.05
     #: A warrior whose own colour took under this share of its token (the rest looking like the gold,
     #: or like a colour not in play) is only as sure as that share (:func:`choose_cells`): what it
@@ -525,7 +528,7 @@ def choose_cells(
     seen = tuple(name for name, column in colour_columns.items() if column in labels)
     unsure: list[int] = []
     if players is None:
-        shown = reading.probabilities if reading.kit_colours else None
+        shown = reading.probabilities if reading.colours_from is Kind.REFERENCE else None
         gone, unsure, warning = unsure_colours(probs, labels, colour_columns, params, shown)
         if warning is not None:
             warnings.append(warning)
@@ -535,6 +538,7 @@ def choose_cells(
             labels = [int(np.argmax(row)) for row in probs]
             seen = tuple(name for name in seen if name not in gone)
     guessed = players is None
+    kit_colours = reading.colours_from is not Kind.IMPROVISED
     unlikely: list[int] = []
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
@@ -553,7 +557,7 @@ def choose_cells(
         # whose supply explains the reading best, and the warriors of a colour left out are doubtful.
         likeliest = (
             likeliest_players(probs, labels, colour_columns, players, reading.emblems_differ)
-            if reading.kit_colours
+            if kit_colours
             else players
         )
         if likeliest != players:
@@ -566,7 +570,7 @@ def choose_cells(
         doubted_few, alike = [], []
     # Colours grouped from the photo itself can split one player's warriors in two (two lights):
     # there only the largest supply (two players) bounds them.
-    limit = sum(supply_for(len(players) if not guessed or reading.kit_colours else 2))
+    limit = sum(supply_for(len(players) if not guessed or kit_colours else 2))
     # Where the supply says some of these colours were misread, the emblem says which: a player's
     # emblem is their own.
     too_many = over_supply(labels, colour_columns, players, limit)
@@ -714,8 +718,9 @@ def unsure_colours(
     cells (read again as the players left, and doubtful), and one warning naming them; nothing
     where every colour seen has a sure or leaning warrior. ``shown``: the cells' readings as the
     readers gave them, before the gold's look and the colours not in play were handed to the
-    players (:func:`leans`); where not given, a colour needs a sure warrior (colours grouped from
-    the photo itself, where one player's warriors in two lights can make two).
+    players (:func:`leans`), given for the reference kit's colours alone; where not given, a colour
+    needs a sure warrior (colours grouped from the photo itself, where one player's warriors in two
+    lights can make two, or learnt from a setup photo, nearer each other than the kit's).
 
     >>> columns = {"orange": 2, "blue": 3, "purple": 4}
     >>> probs = np.zeros((5, 5))

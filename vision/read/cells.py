@@ -22,6 +22,7 @@ from engine.board import CELLS, GOLD_MASK
 from vision.colour import FACE_LIMIT, channel_norm, channel_sum, chroma, shaded_distance
 from vision.geometry import CANONICAL, FaceRaster, cell_centre_mm
 from vision.logistic import fit_logistic, logistic, with_constant
+from vision.looks import Kind
 from vision.texture import FACE_BLUR_PX, fine_detail, texture_match
 from vision.weights import load_weights
 
@@ -94,11 +95,13 @@ class CellReading:
     #: the cells read so are doubtful while both are taken for players
     #: (:func:`vision.read.assemble.alike_colours`).
     alike: tuple[tuple[str, str], ...] = ()
-    #: Whether the colours are a kit's, the reference kit's or learnt from a setup photo, rather
-    #: than grouped from this photo's own warriors (an improvised profile, where one player's warriors
-    #: in two lights can make two colours): only a kit's colour is taken for a player because a
-    #: warrior shows it unsurely (:func:`vision.read.assemble.unsure_colours`).
-    kit_colours: bool = True
+    #: Where the colours come from: the reference kit's four, far apart; a copy's learnt from its setup
+    #: photo, often nearer each other; or grouped from this photo's own warriors (an improvised
+    #: profile), where one player's warriors in two lights can make two colours. Only the reference
+    #: kit's colour is taken for a player because a warrior shows it unsurely
+    #: (:func:`vision.read.assemble.unsure_colours`); a kit's, learnt or the reference kit's, bound
+    #: the players guessed by their own supplies (:func:`vision.read.assemble.likeliest_players`).
+    colours_from: Kind = Kind.REFERENCE
     #: Warriors read surely as one colour whose emblem names another (cell number, that colour's
     #: name; :func:`vision.read.emblems.emblem_colours`): the assembly doubts them.
     emblems_differ: tuple[tuple[int, str], ...] = ()
