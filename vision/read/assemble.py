@@ -392,6 +392,20 @@ def wood_unseen(slots: SlotReading, params: AssembleParams = ASSEMBLE_PARAMS) ->
     return bool(wood.mean() > params.most_wood_on_bare)
 
 
+def players_only(
+    probabilities: FloatArray, colour_columns: dict[str, int], players: tuple[str, ...]
+) -> FloatArray:
+    """``probabilities`` (rows as :attr:`vision.read.cells.CellReading.probabilities`) with the colours
+    of ``colour_columns`` not among ``players`` at 0.
+
+    >>> players_only(np.array([[0.1, 0.0, 0.6, 0.3]]), {"orange": 2, "blue": 3}, ("blue",)).tolist()
+    [[0.1, 0.0, 0.0, 0.3]]
+    """
+    kept = probabilities.copy()
+    kept[:, [column for name, column in colour_columns.items() if name not in players]] = 0.0
+    return kept
+
+
 def in_play(
     probabilities: FloatArray, colour_columns: dict[str, int], players: tuple[str, ...] | None
 ) -> tuple[FloatArray, FloatArray]:
@@ -408,11 +422,7 @@ def in_play(
     >>> probs[0].round(2).tolist(), round(float(own[0]), 3)
     ([0.2, 0.0, 0.8, 0.0], 0.375)
     """
-    probs = probabilities.copy()
-    if players is not None:
-        for name, column in colour_columns.items():
-            if name not in players:
-                probs[:, column] = 0.0
+    probs = probabilities.copy() if players is None else players_only(probabilities, colour_columns, players)
     off = ~ON_GOLD
     token = 1.0 - probs[off, EMPTY]
     players_part = probs[off, GOLD + 1 :]
@@ -441,10 +451,7 @@ def supply_cost(probs: FloatArray, colour_columns: dict[str, int], players: tupl
     >>> round(supply_cost(probs, columns, ("orange", "blue", "purple")), 2)  # 11 each
     3.46
     """
-    kept = probs.copy()
-    for name, column in colour_columns.items():
-        if name not in players:
-            kept[:, column] = 0.0
+    kept = players_only(probs, colour_columns, players)
     limit = sum(supply_for(len(players)))
     capacity = {colour_columns[name]: limit for name in players if name in colour_columns}
     start = [int(np.argmax(row)) for row in kept]
