@@ -126,9 +126,14 @@ def numeral_probabilities(
     ``px_per_mm`` its resolution. A crop in which no numeral can be made out gives a flat
     distribution.
     """
-    glyph, contrast = extract_glyph(crop, px_per_mm, params)
-    if glyph is None:
+    return ink_probabilities(*numeral_ink(crop, px_per_mm, params), params)
+
+
+def ink_probabilities(ink: FloatImage, contrast: float, params: NumeralParams = NUMERAL_PARAMS) -> FloatVec:
+    """:func:`numeral_probabilities` of a disc's ink and contrast (:func:`numeral_ink`)."""
+    if contrast < params.min_contrast:
         return np.full(len(VALUES), 1.0 / len(VALUES))
+    glyph = _normalise_glyph(ink)
     model = _load_model()
     probs = model.predict(glyph_features(glyph)[None, :])[0]
     # The last class is "no numeral": its mass goes evenly to the five values.
@@ -149,17 +154,24 @@ def extract_glyph(
 
     The glyph is ``None`` when the disc holds no stroke dark enough to be read.
     """
+    ink, contrast = numeral_ink(crop, px_per_mm, params)
+    if contrast < params.min_contrast:
+        return None, contrast
+    return _normalise_glyph(ink), contrast
+
+
+def numeral_ink(
+    crop: NDArray[np.uint8], px_per_mm: float, params: NumeralParams = NUMERAL_PARAMS
+) -> tuple[FloatImage, float]:
+    """How much darker than the gold around it each pixel of a crop's disc is (0..1, at
+    :data:`WORK_PX_PER_MM`, centred on the disc, its rim left out), and the strokes' contrast."""
     if crop.ndim != 3 or crop.shape[2] != 3:
         raise ValueError(f"expected a BGR image, got shape {crop.shape}")
     if not px_per_mm > 0:
         raise ValueError(f"px_per_mm must be positive, got {px_per_mm}")
     window = _work_window(np.ascontiguousarray(crop, dtype=np.uint8), px_per_mm)
     projected = _project_on_gold(window, params)
-    centre = _locate_disc(projected)
-    ink, contrast = _ink_map(projected, centre)
-    if contrast < params.min_contrast:
-        return None, contrast
-    return _normalise_glyph(ink), contrast
+    return _ink_map(projected, _locate_disc(projected))
 
 
 @functools.lru_cache(maxsize=8)
@@ -446,14 +458,17 @@ def overruled(probabilities: NDArray[np.float64], values: tuple[int, ...]) -> in
     return sum(a != b for a, b in zip(own, values, strict=True))
 
 
-def assign_gold_values(probabilities: NDArray[np.float64]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+def assign_gold_values(
+    probabilities: NDArray[np.float64], pairs: tuple[tuple[int, int], ...] = ()
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """The most likely values of the gold tokens given the kit's values, and a confidence for each.
 
     ``probabilities`` has one row per token read (at most 8) and one column per value 3..7. Every
     valid assignment (the eight tokens take 7, 6, 6, 5, 5, 4, 4, 3 in some order; tokens not
     given take what is left) is weighed by the product of its rows' probabilities. Returns the
     values of the given tokens under the most probable assignment of them and, for each token,
-    the posterior probability of its value over all assignments.
+    the posterior probability of its value over all assignments. ``pairs`` (rows) take one value
+    each, where any assignment allows it (:func:`alike_pairs`).
 
     >>> p = np.full((8, 5), 0.01)
     >>> for row, col in enumerate([4, 3, 3, 2, 2, 1, 1, 0]):
@@ -475,6 +490,11 @@ def assign_gold_values(probabilities: NDArray[np.float64]) -> tuple[tuple[int, .
     rows = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-300)
     logp = np.log(np.maximum(rows, 1e-12))
     orders = _all_assignments()[:, :n]
+    paired = np.ones(len(orders), bool)
+    for i, j in pairs:
+        paired &= orders[:, i] == orders[:, j]
+    if paired.any():
+        orders = orders[paired]
     loglik = logp[np.arange(n), orders].sum(axis=1)
     weight = np.exp(loglik - loglik.max())
     # Tokens left out take the remaining values: sum full orderings sharing the same first n.
@@ -489,6 +509,124 @@ def assign_gold_values(probabilities: NDArray[np.float64]) -> tuple[tuple[int, .
     values = tuple(VALUES[int(c)] for c in best)
     confidences = tuple(float(marginal[i, int(c)]) for i, c in enumerate(best))
     return values, confidences
+
+
+#: Turns (degrees) at which two gold numerals are compared: a token lies any way round.
+LIKENESS_TURNS_DEG = tuple(range(0, 360, 10))
+#: Two numerals are compared at this resolution (pixels a millimetre: a stroke two or three wide)...
+LIKENESS_PX_PER_MM = 2.0
+#: ...each shifted this many pixels either way at most: where each disc's centre was found.
+LIKENESS_SHIFT_PX = 2
+
+
+def numeral_likeness(inks: list[FloatImage]) -> FloatVec:
+    """How alike each two numerals look: the best normalised correlation of their ink
+    (:func:`numeral_ink`) at any turn of :data:`LIKENESS_TURNS_DEG` and a shift of a pixel or
+    so; shape (n, n), the diagonal and any disc without ink -1.
+
+    The kit prints each value's numeral one way, so two tokens of one value look alike in one photo
+    whatever its blur, light or angle, which move both alike: what a photo makes of one numeral
+    it makes of the other.
+
+    >>> ink = np.zeros((60, 60), np.float32); ink[15:45, 28:33] = 1.0; ink[15:20, 20:33] = 1.0
+    >>> turned = np.rot90(ink).copy()
+    >>> other = np.zeros((60, 60), np.float32); other[20:40, 20:40] = 1.0; other[25:35, 25:35] = 0.0
+    >>> likeness = numeral_likeness([ink, turned, other])
+    >>> bool(likeness[0, 1] > 0.95 > likeness[0, 2]), float(likeness[0, 0])
+    (True, -1.0)
+    """
+    scale = LIKENESS_PX_PER_MM / WORK_PX_PER_MM
+    small = [
+        np.asarray(cv2.resize(ink, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.float32)
+        for ink in inks
+    ]
+    side = min(min(ink.shape) for ink in small) if small else 0
+    n = len(small)
+    likeness = np.full((n, n), -1.0)
+    inside = side - 2 * LIKENESS_SHIFT_PX
+    if inside <= 0:
+        return likeness
+    cut = [_centre_square(ink, side) for ink in small]
+    centre = ((side - 1) / 2, (side - 1) / 2)
+    shift = LIKENESS_SHIFT_PX
+    # Each numeral as seen at every shift, and as turned to every turn, one row each: normalised,
+    # their products are the normalised correlations matchTemplate would give, all at once.
+    shifted = [
+        _unit_rows(
+            np.stack(
+                [
+                    ink[dy : dy + inside, dx : dx + inside].ravel()
+                    for dy in range(2 * shift + 1)
+                    for dx in range(2 * shift + 1)
+                ]
+            )
+        )
+        for ink in cut
+    ]
+    turned = [
+        _unit_rows(
+            np.stack(
+                [
+                    cv2.warpAffine(ink, cv2.getRotationMatrix2D(centre, float(turn), 1.0), (side, side))[
+                        shift : side - shift, shift : side - shift
+                    ].ravel()
+                    for turn in LIKENESS_TURNS_DEG
+                ]
+            )
+        )
+        for ink in cut
+    ]
+    inked = [float(ink.std()) > 1e-3 for ink in cut]
+    # One product for every pair: numpy hands a few large products to its threads better than many small.
+    products = np.concatenate(shifted) @ np.concatenate(turned).T
+    best = products.reshape(n, len(shifted[0]), n, len(turned[0])).max(axis=(1, 3))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if inked[i] and inked[j]:
+                likeness[i, j] = likeness[j, i] = float(max(best[i, j], best[j, i]))
+    return likeness
+
+
+def _unit_rows(rows: FloatImage) -> FloatVec:
+    """Each row less its mean, scaled to length 1 (a flat row stays 0)."""
+    centred = rows.astype(np.float32) - rows.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(centred, axis=1, keepdims=True)
+    unit: FloatVec = centred / np.where(norms > 1e-9, norms, 1.0)
+    return unit
+
+
+def _centre_square(image: FloatImage, side: int) -> FloatImage:
+    y0, x0 = (image.shape[0] - side) // 2, (image.shape[1] - side) // 2
+    return np.ascontiguousarray(image[y0 : y0 + side, x0 : x0 + side], dtype=np.float32)
+
+
+def alike_pairs(likeness: FloatVec) -> tuple[tuple[int, int], ...]:
+    """The three likest pairs of tokens (rows of ``likeness``, :func:`numeral_likeness`), where no
+    token is in two of them and a fourth pair is less alike; none otherwise.
+
+    Of the kit's eight values, 6, 5 and 4 come twice: their three pairs of numerals, each printed
+    one way, look likest of all in a photo that shows them, however it shows them. Told against the
+    photo's own numerals, not a bar: where a blur, a glare or a steep view leaves a token as like
+    two others, or another pair as alike, the photo does not say which are the pairs.
+
+    >>> likeness = np.full((8, 8), 0.8); np.fill_diagonal(likeness, -1.0)
+    >>> for i, j in ((0, 6), (2, 4), (3, 7)):
+    ...     likeness[i, j] = likeness[j, i] = 0.99
+    >>> alike_pairs(likeness)
+    ((0, 6), (2, 4), (3, 7))
+    >>> likeness[0, 7] = likeness[7, 0] = 0.995  # 0 as like 7 as its own: which are the pairs?
+    >>> alike_pairs(likeness)
+    ()
+    """
+    n = len(likeness)
+    ranked = sorted(((float(likeness[i, j]), i, j) for i in range(n) for j in range(i + 1, n)), reverse=True)
+    if len(ranked) < 4:
+        return ()
+    top = ranked[:3]
+    tokens = {token for _, i, j in top for token in (i, j)}
+    if len(tokens) < 6 or top[-1][0] <= max(ranked[3][0], -1.0):
+        return ()
+    return tuple(sorted((i, j) for _, i, j in top))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -556,8 +694,18 @@ def read_gold_values(
     the numerals as read (:attr:`NumeralParams.most_overruled`), how they are shared out is a guess
     (a blurred photo's numerals), and every value is ``doubtful`` at most.
     """
-    probabilities = gold_probabilities(image, homography, params)
-    values, confidences = assign_gold_values(probabilities)
+    inks = [numeral_ink(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
+    probabilities = np.array([ink_probabilities(ink, contrast, params) for ink, contrast in inks])
+    alone, _ = assign_gold_values(probabilities)
+    # A disc with no numeral to read (a glare's) has only noise to compare: it pairs with none.
+    shown = [ink if contrast >= params.min_contrast else np.zeros_like(ink) for ink, contrast in inks]
+    values, confidences = assign_gold_values(probabilities, alike_pairs(numeral_likeness(shown)))
     if overruled(probabilities, values) > params.most_overruled:
         confidences = tuple(min(conf, doubtful) for conf in confidences)
+    # Where the numerals' pairs give a value the numerals read alone would not, the pairs may be
+    # wrong: the value is taken, and doubted.
+    confidences = tuple(
+        conf if value == own else min(conf, doubtful)
+        for conf, value, own in zip(confidences, values, alone, strict=True)
+    )
     return {cell: (value, conf) for cell, value, conf in zip(GOLD_CELLS, values, confidences, strict=True)}
