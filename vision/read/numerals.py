@@ -696,10 +696,16 @@ def read_gold_values(
     """
     inks = [numeral_ink(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
     probabilities = np.array([ink_probabilities(ink, contrast, params) for ink, contrast in inks])
-    alone, _ = assign_gold_values(probabilities)
-    # A disc with no numeral to read (a glare's) has only noise to compare: it pairs with none.
-    shown = [ink if contrast >= params.min_contrast else np.zeros_like(ink) for ink, contrast in inks]
-    values, confidences = assign_gold_values(probabilities, alike_pairs(numeral_likeness(shown)))
+    alone, confidences = assign_gold_values(probabilities)
+    values = alone
+    # Only where the kit's values overrule a numeral as read is it worth comparing the numerals
+    # (a few hundredths of a second): a disc with no numeral to read (a glare's) has only noise
+    # to compare, and pairs with none.
+    if overruled(probabilities, alone) > 0:
+        shown = [ink if contrast >= params.min_contrast else np.zeros_like(ink) for ink, contrast in inks]
+        pairs = alike_pairs(numeral_likeness(shown))
+        if pairs:
+            values, confidences = assign_gold_values(probabilities, pairs)
     if overruled(probabilities, values) > params.most_overruled:
         confidences = tuple(min(conf, doubtful) for conf in confidences)
     # Where the numerals' pairs give a value the numerals read alone would not, the pairs may be
