@@ -600,31 +600,34 @@ def _centre_square(image: FloatImage, side: int) -> FloatImage:
     return np.ascontiguousarray(image[y0 : y0 + side, x0 : x0 + side], dtype=np.float32)
 
 
-def alike_pairs(likeness: FloatVec) -> tuple[tuple[int, int], ...]:
-    """The three likest pairs of tokens (rows of ``likeness``, :func:`numeral_likeness`), where no
-    token is in two of them and a fourth pair is less alike; none otherwise.
+def alike_pairs(likeness: FloatVec, count: int = 3) -> tuple[tuple[int, int], ...]:
+    """The ``count`` likest pairs of tokens (rows of ``likeness``, :func:`numeral_likeness`), where
+    no token is in two of them and the next pair is less alike; none otherwise.
 
     Of the kit's eight values, 6, 5 and 4 come twice: their three pairs of numerals, each printed
     one way, look likest of all in a photo that shows them, however it shows them. Told against the
     photo's own numerals, not a bar: where a blur, a glare or a steep view leaves a token as like
-    two others, or another pair as alike, the photo does not say which are the pairs.
+    two others, or another pair as alike, the photo does not say which are the pairs. Where a disc
+    shows no numeral, its partner has none to look like: fewer pairs are sure (``count``).
 
     >>> likeness = np.full((8, 8), 0.8); np.fill_diagonal(likeness, -1.0)
     >>> for i, j in ((0, 6), (2, 4), (3, 7)):
     ...     likeness[i, j] = likeness[j, i] = 0.99
     >>> alike_pairs(likeness)
     ((0, 6), (2, 4), (3, 7))
+    >>> alike_pairs(likeness, count=2)
+    ()
     >>> likeness[0, 7] = likeness[7, 0] = 0.995  # 0 as like 7 as its own: which are the pairs?
     >>> alike_pairs(likeness)
     ()
     """
     n = len(likeness)
     ranked = sorted(((float(likeness[i, j]), i, j) for i in range(n) for j in range(i + 1, n)), reverse=True)
-    if len(ranked) < 4:
+    if count < 1 or len(ranked) <= count:
         return ()
-    top = ranked[:3]
+    top = ranked[:count]
     tokens = {token for _, i, j in top for token in (i, j)}
-    if len(tokens) < 6 or top[-1][0] <= max(ranked[3][0], -1.0):
+    if len(tokens) < 2 * count or top[-1][0] <= max(ranked[count][0], -1.0):
         return ()
     return tuple(sorted((i, j) for _, i, j in top))
 
@@ -698,12 +701,14 @@ def read_gold_values(
     probabilities = np.array([ink_probabilities(ink, contrast, params) for ink, contrast in inks])
     alone, confidences = assign_gold_values(probabilities)
     values = alone
-    # Only where the kit's values overrule a numeral as read is it worth comparing the numerals
-    # (a few hundredths of a second): a disc with no numeral to read (a glare's) has only noise
-    # to compare, and pairs with none.
-    if overruled(probabilities, alone) > 0:
-        shown = [ink if contrast >= params.min_contrast else np.zeros_like(ink) for ink, contrast in inks]
-        pairs = alike_pairs(numeral_likeness(shown))
+    # Only where the kit's values overrule a numeral read is it worth comparing the numerals (a
+    # few hundredths of a second). A disc with no numeral to read (a glare's) has only noise to
+    # compare: it pairs with none, and leaves one pair fewer sure.
+    blank = [contrast < params.min_contrast for _, contrast in inks]
+    read = [i for i, none in enumerate(blank) if not none]
+    if overruled(probabilities[read], tuple(alone[i] for i in read)) > 0:
+        shown = [np.zeros_like(ink) if none else ink for (ink, _), none in zip(inks, blank, strict=True)]
+        pairs = alike_pairs(numeral_likeness(shown), count=3 - sum(blank))
         if pairs:
             values, confidences = assign_gold_values(probabilities, pairs)
     if overruled(probabilities, values) > params.most_overruled:
