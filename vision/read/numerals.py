@@ -521,8 +521,8 @@ LIKENESS_SHIFT_PX = 2
 
 def numeral_likeness(inks: list[FloatImage]) -> FloatVec:
     """How alike each two numerals look: the best normalised correlation of their ink
-    (:func:`numeral_ink`) at any turn of :data:`LIKENESS_TURNS_DEG` and a shift of a pixel or
-    so; shape (n, n), the diagonal and any disc without ink -1.
+    (:func:`numeral_ink`) at any turn of :data:`LIKENESS_TURNS_DEG` and a shift of up to a
+    millimetre either way; shape (n, n), the diagonal and any disc without ink -1.
 
     The kit prints each value's numeral one way, so two tokens of one value look alike in one photo
     whatever its blur, light or angle, which move both alike: what a photo makes of one numeral
@@ -695,7 +695,9 @@ def read_gold_values(
 
     One numeral misread, the values left say which it was; where the kit's values overrule more of
     the numerals as read (:attr:`NumeralParams.most_overruled`), how they are shared out is a guess
-    (a blurred photo's numerals), and every value is ``doubtful`` at most.
+    (a blurred photo's numerals), and every value is ``doubtful`` at most. Where the kit's values
+    overrule a numeral, the numerals printed alike say which tokens share a value
+    (:func:`alike_pairs`); a value they move is ``doubtful`` at most.
     """
     inks = [numeral_ink(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
     probabilities = np.array([ink_probabilities(ink, contrast, params) for ink, contrast in inks])
