@@ -131,9 +131,9 @@ def numeral_probabilities(
 
 def ink_probabilities(ink: FloatImage, contrast: float, params: NumeralParams = NUMERAL_PARAMS) -> FloatVec:
     """:func:`numeral_probabilities` of a disc's ink and contrast (:func:`numeral_ink`)."""
-    if contrast < params.min_contrast:
+    glyph = _glyph(ink, contrast, params)
+    if glyph is None:
         return np.full(len(VALUES), 1.0 / len(VALUES))
-    glyph = _normalise_glyph(ink)
     model = _load_model()
     probs = model.predict(glyph_features(glyph)[None, :])[0]
     # The last class is "no numeral": its mass goes evenly to the five values.
@@ -155,9 +155,13 @@ def extract_glyph(
     The glyph is ``None`` when the disc holds no stroke dark enough to be read.
     """
     ink, contrast = numeral_ink(crop, px_per_mm, params)
-    if contrast < params.min_contrast:
-        return None, contrast
-    return _normalise_glyph(ink), contrast
+    return _glyph(ink, contrast, params), contrast
+
+
+def _glyph(ink: FloatImage, contrast: float, params: NumeralParams) -> FloatImage | None:
+    """A disc's ink as the network's glyph (:func:`_normalise_glyph`), or None where its strokes are
+    too faint to be read (:attr:`NumeralParams.min_contrast`)."""
+    return None if contrast < params.min_contrast else _normalise_glyph(ink)
 
 
 def numeral_ink(
@@ -668,8 +672,16 @@ def gold_probabilities(
     """Per gold cell (rows, :data:`engine.board.GOLD_CELLS`' order), the probabilities of the values
     3..7 (:func:`numeral_probabilities`) that the numeral there shows, ``homography`` placing the board."""
     return np.array(
-        [numeral_probabilities(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
+        [ink_probabilities(ink, contrast, params) for ink, contrast in gold_inks(image, homography, params)]
     )
+
+
+def gold_inks(
+    image: ByteImage, homography: NDArray[np.float64], params: NumeralParams = NUMERAL_PARAMS
+) -> list[tuple[FloatImage, float]]:
+    """Per gold cell (:data:`engine.board.GOLD_CELLS`' order), its disc's ink and contrast
+    (:func:`numeral_ink`), ``homography`` placing the board."""
+    return [numeral_ink(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
 
 
 def numerals_shown(
@@ -699,7 +711,7 @@ def read_gold_values(
     overrule a numeral, the numerals printed alike say which tokens share a value
     (:func:`alike_pairs`); a value they move is ``doubtful`` at most.
     """
-    inks = [numeral_ink(*gold_crop(image, homography, cell, params), params) for cell in GOLD_CELLS]
+    inks = gold_inks(image, homography, params)
     probabilities = np.array([ink_probabilities(ink, contrast, params) for ink, contrast in inks])
     alone, confidences = assign_gold_values(probabilities)
     values = alone
