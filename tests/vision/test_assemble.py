@@ -19,16 +19,19 @@ ORANGE, BLUE, GREEN = 2, 3, 4
 OFF_GOLD = [cell for cell in CELLS if cell not in GOLD_CELLS]
 
 
-def board(rows: dict[int, list[float]]) -> CellReading:
+def board(
+    rows: dict[int, list[float]], colours: tuple[str, ...] = COLOURS, colours_from: Kind = Kind.REFERENCE
+) -> CellReading:
     """A reading whose listed off-gold cells (by index into ``OFF_GOLD``) have the given
-    probabilities over empty, gold, orange, blue, green; every other cell is surely empty or gold."""
-    probs = np.zeros((len(CELLS), 2 + len(COLOURS)))
+    probabilities over empty, gold and ``colours`` (orange, blue, green unless given); every other
+    cell is surely empty or gold."""
+    probs = np.zeros((len(CELLS), 2 + len(colours)))
     probs[:, EMPTY] = 1.0
     for cell in GOLD_CELLS:
-        probs[cell.number] = [0, 1, 0, 0, 0]
+        probs[cell.number, :2] = [0, 1]
     for index, row in rows.items():
         probs[OFF_GOLD[index].number] = row
-    return CellReading(COLOURS, probs, probs.copy(), np.zeros(len(CELLS)))
+    return CellReading(colours, probs, probs.copy(), np.zeros(len(CELLS)), colours_from=colours_from)
 
 
 def test_a_colour_read_too_often_gives_up_the_cells_another_colour_explains_best() -> None:
@@ -229,17 +232,6 @@ def test_a_colour_seen_on_few_cells_is_doubtful_where_it_overfills_another_s_sup
 FOUR = ("orange", "blue", "green", "purple")
 
 
-def four_colours(rows: dict[int, list[float]], colours_from: Kind = Kind.REFERENCE) -> CellReading:
-    """:func:`board` with a fourth colour, purple: rows over empty, gold, orange, blue, green, purple."""
-    probs = np.zeros((len(CELLS), 2 + len(FOUR)))
-    probs[:, EMPTY] = 1.0
-    for cell in GOLD_CELLS:
-        probs[cell.number, :2] = [0, 1]
-    for index, row in rows.items():
-        probs[OFF_GOLD[index].number] = row
-    return CellReading(FOUR, probs, probs.copy(), np.zeros(len(CELLS)), colours_from=colours_from)
-
-
 @pytest.mark.parametrize("colours_from", list(Kind))
 def test_four_players_guessed_each_hold_a_four_player_supply(colours_from: Kind) -> None:
     """Four colours each read on several cells: four players, 8 warriors each. Blue read on 11 cells,
@@ -253,7 +245,7 @@ def test_four_players_guessed_each_hold_a_four_player_supply(colours_from: Kind)
     rows |= {16 + i: [0.0, 0.0, 0.0, 0.0, 0.97, 0.03] for i in range(6)}  # green
     rows |= {22 + i: [0.0, 0.0, 0.0, 0.03, 0.0, 0.97] for i in range(6)}  # purple
     pale = [OFF_GOLD[8 + i].number for i in range(3)]
-    labels, confidence, players, warnings = choose_cells(four_colours(rows, colours_from), None)
+    labels, confidence, players, warnings = choose_cells(board(rows, FOUR, colours_from), None)
     assert set(players) == set(FOUR)
     if colours_from is Kind.IMPROVISED:
         assert [labels[i] for i in pale] == [BLUE] * 3 and "too_many_of_colour" not in {
@@ -289,16 +281,9 @@ def test_five_kit_colours_seen_make_four_players_at_most() -> None:
     """Five colours each read on a few cells cannot all be players: the four whose supply explains
     the reading best are, and the fifth colour's one warrior is read as its next likeliest."""
     colours = (*FOUR, "white")
-    probs = np.zeros((len(CELLS), 2 + len(colours)))
-    probs[:, EMPTY] = 1.0
-    for cell in GOLD_CELLS:
-        probs[cell.number, :2] = [0, 1]
-    for k in range(4):
-        for i in range(5):
-            probs[OFF_GOLD[5 * k + i].number] = np.eye(2 + len(colours))[2 + k] * 0.9 + 0.02
-    probs[OFF_GOLD[20].number] = [0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.6]  # white, or else blue
-    reading = CellReading(colours, probs, probs.copy(), np.zeros(len(CELLS)))
-    labels, confidence, players, _ = choose_cells(reading, None)
+    rows = {5 * k + i: list(np.eye(2 + len(colours))[2 + k] * 0.9 + 0.02) for k in range(4) for i in range(5)}
+    rows[20] = [0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.6]  # white, or else blue
+    labels, confidence, players, _ = choose_cells(board(rows, colours), None)
     assert set(players) == set(FOUR)
     assert labels[OFF_GOLD[20].number] == BLUE and confidence[OFF_GOLD[20].number] <= ASSEMBLE_PARAMS.doubtful
 
@@ -372,7 +357,7 @@ def test_a_reference_kit_colour_a_warrior_shows_is_a_player_however_unsure(colou
     rows |= {3 + i: [0.0, 0.0, 0.05, 0.0, 0.95] for i in range(3)}  # green
     rows |= {6: [0.07, 0.13, 0.4, 0.13, 0.13]}  # orange, unsurely
     pale = OFF_GOLD[6]
-    reading = replace(board(rows), colours_from=colours_from)
+    reading = board(rows, colours_from=colours_from)
     labels, confidence, players, warnings = choose_cells(reading, None)
     assert confidence[pale.number] < ASSEMBLE_PARAMS.uncertain
     if colours_from is Kind.REFERENCE:
