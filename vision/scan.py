@@ -39,9 +39,9 @@ from vision.read.view import (
     BoardView,
     token_colours,
     view_cell_signs,
-    view_matte_foot,
     view_slot_features,
     view_stickless,
+    view_wood_signs,
 )
 from vision.timing import Timer
 
@@ -208,7 +208,8 @@ def _read_board(
             SLOT_RELATIVE[profile.kind],
             params.slots,
         )
-        slots = replace(slots, matte_foot=view_matte_foot(view, profile, params))
+        matte, claimed = view_wood_signs(view, profile, params)
+        slots = replace(slots, matte_foot=matte, claimed=claimed)
         slots = slots.ruling_out(view_stickless(view, params) | beyond.slots)
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]

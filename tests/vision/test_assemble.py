@@ -161,6 +161,30 @@ def test_a_reading_its_own_direct_signs_contradict_is_marked(wood_says_nothing: 
     assert {slot.number for slot in assembled.position.palisades} == {0, 1, 2}
 
 
+def test_a_bare_slot_whose_wood_a_warriors_colour_claims_with_no_warrior_beside_is_marked() -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    probabilities = np.full(len(SLOTS), 0.01)
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = 1.0
+    claimed = np.zeros(len(SLOTS))
+    lone, beside_warrior = SLOTS[0], SLOTS[40]  # a5|b5, f5-f4
+    claimed[[lone.number, beside_warrior.number]] = 0.9
+    warrior = OFF_GOLD.index(beside_warrior.a)
+    reading = board({warrior: [0.0, 0.0, 0.99, 0.005, 0.005]})
+    assembled = assemble(
+        reading, SlotReading(probabilities, features, claimed=claimed), {}, players=COLOURS[:2]
+    )
+    # A warrior beside a slot claims its wood rightly; with none, the wood is a stick's.
+    assert assembled.slot_confidence[lone.number] <= ASSEMBLE_PARAMS.doubtful
+    assert assembled.slot_confidence[beside_warrior.number] > ASSEMBLE_PARAMS.uncertain
+    (warning,) = [p for p in assembled.warnings if p.code == "stick_like_warrior"]
+    assert warning.palisades == (lone,) and "check for a palisade" in warning.message
+    assert not [p for p in assembled.warnings if p.code == "uncertain_slot"]
+    assert not assembled.position.palisades
+
+
 @pytest.mark.parametrize(("second", "read"), [(0.97, True), (0.85, False)])
 def test_a_palisade_the_second_reader_is_sure_of_is_read_and_marked(second: float, read: bool) -> None:
     whole = np.full(len(SLOTS), 0.02)

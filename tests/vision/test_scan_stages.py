@@ -35,6 +35,7 @@ from vision.read.slots import (
     PROFILE_SIGNS,
     SlotReading,
     across_profiles,
+    claimed_wood,
     estimate_wood,
     leans_mm,
     line_signs,
@@ -241,6 +242,21 @@ def test_the_palisades_wood_is_read_where_their_tops_land_when_their_feet_are_in
     fallback = np.array([0.2, 0.3, 0.5], np.float32)
     assert np.allclose(estimate_wood(photo, face, fallback, CANONICAL, leans), LIT_WOOD, rtol=0.1)
     assert estimate_wood(photo, face, fallback, CANONICAL).sum() < 0.6 * LIT_WOOD.sum()
+
+
+def test_wood_a_warriors_colour_claims_is_measured_where_a_stick_of_that_colour_lies() -> None:
+    face = lined_face()
+    photo = face.copy()
+    brick = np.array([0.35, 0.5, 0.8], np.float32)  # a copy's warriors' colour, near its wood's
+    stick_of_brick, stick_of_wood, bare = SLOTS[0], SLOTS[20], SLOTS[40]
+    paint_across(photo, stick_of_brick, range(-6, 7), lambda k: brick)
+    paint_across(photo, stick_of_wood, range(-6, 7), lambda k: LIT_WOOD)
+    claimed = claimed_wood(photo, face, LIT_WOOD, None, tokens=(brick,))
+    assert claimed[stick_of_brick.number] > 0.9
+    assert claimed[stick_of_wood.number] < 0.1 and claimed[bare.number] < 0.1
+    # With no warrior's colour near it, the same stick is wood, claimed by none.
+    blue = np.array([0.7, 0.4, 0.2], np.float32)
+    assert claimed_wood(photo, face, LIT_WOOD, None, tokens=(blue,)).max() < 0.1
 
 
 def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly() -> None:

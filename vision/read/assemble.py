@@ -58,6 +58,10 @@ class AssembleParams:
     #: like the sticks, and no palisade read can be trusted (:func:`wood_unseen`): 0.27 at most in
     #: tuning photos of either world, but one.
     most_wood_on_bare: float = 0.4
+    #: A slot read bare with no warrior beside it, whose wood a warrior's colour claims along more than
+    #: this share of its length (:func:`vision.read.slots.claimed_wood`), is doubtful
+    #: (:func:`wood_unclaimed`): most of it, as a stick's foot is.
+    claimed_least: float = 0.5
     #: A palisade the second reader (the direct signs alone) is this sure of is read, whatever the
     #: whole reader says, and marked (as sure as the less sure reader): in deep shadow at a steep
     #: view a stick's side shows no wood, as in no raster photo the whole reader was fitted on,
@@ -342,6 +346,34 @@ def contradicted(
         washed = (foot >= params.glare_wood_least) & (slots.matte_foot < params.glare_wood_kept * foot)
         unconfirmed |= washed
     return (~read & ((wooden & (not wood_says_nothing)) | standing)) | (read & unconfirmed)
+
+
+def wood_unclaimed(
+    slots: SlotReading,
+    palisades: frozenset[Slot],
+    labels: list[int],
+    params: AssembleParams = ASSEMBLE_PARAMS,
+) -> npt.NDArray[np.bool_]:
+    """The slots read bare whose wood a warrior's colour claims along most of their length
+    (:attr:`vision.read.slots.SlotReading.claimed`) where no warrior is read on either cell beside
+    them (``labels``: a column of :attr:`vision.read.cells.CellReading.probabilities` a cell): no
+    warrior there, so a stick, of a copy whose warriors' colour is near its wood's.
+
+    >>> claimed = np.zeros(67); claimed[[0, 40, 60]] = (0.8, 0.8, 0.3)
+    >>> reading = SlotReading(np.zeros(67), np.zeros((67, 1)), claimed=claimed)
+    >>> labels = [EMPTY] * 40; labels[SLOTS[40].a.number] = GOLD + 1  # a warrior beside slot 40
+    >>> np.flatnonzero(wood_unclaimed(reading, frozenset(), labels)).tolist()
+    [0]
+    >>> np.flatnonzero(wood_unclaimed(reading, frozenset(SLOTS[:1]), labels)).tolist()
+    []
+    """
+    if slots.claimed is None:
+        return np.zeros(len(SLOTS), bool)
+    warrior = np.array(labels) > GOLD
+    beside = np.array([warrior[slot.a.number] or warrior[slot.b.number] for slot in SLOTS])
+    read = np.array([slot in palisades for slot in SLOTS])
+    unclaimed: npt.NDArray[np.bool_] = ~read & ~beside & (slots.claimed > params.claimed_least)
+    return unclaimed
 
 
 def lines_unseen(
@@ -1212,6 +1244,15 @@ def assemble(
     wood_says_nothing = not unseen and wood_unseen(slots, params)
     doubted = contradicted(slots, palisades, wood_says_nothing, params)
     slot_confidence = np.where(doubted, np.minimum(slot_confidence, params.doubtful), slot_confidence)
+    unclaimed = wood_unclaimed(slots, palisades, labels, params)
+    slot_confidence = np.where(unclaimed, np.minimum(slot_confidence, params.doubtful), slot_confidence)
+    warnings += naming(
+        "stick_like_warrior",
+        "{}: read as no palisade, but wood of a warrior's colour lies along the line with no warrior "
+        "beside it: check for a palisade there",
+        set(),
+        set(np.flatnonzero(unclaimed).tolist()),
+    )
     if wood_says_nothing:
         read = np.array([slot in palisades for slot in SLOTS])
         slot_confidence = np.where(read, np.minimum(slot_confidence, params.doubtful), slot_confidence)
@@ -1278,7 +1319,7 @@ def assemble(
             Problem("occluded_cell", f"{cell.name}: something hides most of this cell", cells=(cell,))
         )
     for number in np.flatnonzero(slot_confidence < params.uncertain):
-        if int(number) in glared_slots | beyond_slots | doubted_slots or unseen:
+        if int(number) in glared_slots | beyond_slots | doubted_slots or unseen or unclaimed[number]:
             continue
         slot = SLOTS[int(number)]
         state = "a palisade" if slot in palisades else "no palisade"

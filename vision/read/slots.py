@@ -126,6 +126,9 @@ class SlotReading:
     #: The share of each slot's length whose foot looks like wood with no glare allowed on the wood
     #: (:func:`matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
     matte_foot: FloatArray | None = None
+    #: The share of each slot's length that looks like wood but nearer a warrior's colour
+    #: (:func:`claimed_wood`), where measured.
+    claimed: FloatArray | None = None
 
     def sign(self, name: str) -> FloatArray:
         """The sign ``name`` of :data:`FEATURES`, slot by slot.
@@ -568,6 +571,38 @@ def matte_foot(
     wood_px, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True)
     wooden = (wood_px.mean(axis=2) > 0.5) & keep
     share: FloatArray = wooden.sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
+    return share
+
+
+def claimed_wood(
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    camera: Camera | None,
+    view: FaceRaster = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    glare: FloatImage | None = None,
+    clipped: npt.NDArray[np.bool_] | None = None,
+    params: SlotParams = SLOT_PARAMS,
+) -> FloatArray:
+    """Per slot, the share of its length, at its foot or where a palisade's top lands (the more of
+    the two), that would be wood against the face alone but lies nearer one of the warriors'
+    colours ``tokens``: :func:`slot_features`' arguments.
+
+    A warrior reaching over its cell's edge claims the wood signs it shows, rightly. Where no warrior
+    stands beside the slot, what a warrior's colour claims there is a stick of a copy whose
+    warriors' colour is near its wood's (brick, tan), read as no palisade by readers that gave
+    its pixels to the warriors.
+    """
+    leans = leans_mm(camera)
+    shares = []
+    for shift in (0.0, 1.0):
+        xs, ys, keep = _band_samples(view, leans, shift, params=params)
+        alone, _ = _wood_pixels(balanced, face, wood, (), xs, ys, glare, clipped, params=params)
+        beside, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
+        claimed = ((alone & ~beside).mean(axis=2) > 0.5) & keep
+        shares.append(claimed.sum(axis=1) / np.maximum(keep.sum(axis=1), 1))
+    share: FloatArray = np.maximum(*shares)
     return share
 
 
