@@ -569,9 +569,7 @@ def matte_foot(
     """
     xs, ys, keep = _band_samples(view, leans_mm(camera), 0.0, params=params)
     wood_px, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True)
-    wooden = (wood_px.mean(axis=2) > 0.5) & keep
-    share: FloatArray = wooden.sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
-    return share
+    return _share_along(wood_px, keep)
 
 
 def claimed_wood(
@@ -600,9 +598,16 @@ def claimed_wood(
         xs, ys, keep = _band_samples(view, leans, shift, params=params)
         alone, _ = _wood_pixels(balanced, face, wood, (), xs, ys, glare, clipped, params=params)
         beside, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
-        claimed = ((alone & ~beside).mean(axis=2) > 0.5) & keep
-        shares.append(claimed.sum(axis=1) / np.maximum(keep.sum(axis=1), 1))
+        shares.append(_share_along(alone & ~beside, keep))
     share: FloatArray = np.maximum(*shares)
+    return share
+
+
+def _share_along(pixels: npt.NDArray[np.bool_], keep: npt.NDArray[np.bool_]) -> FloatArray:
+    """Per slot, the share of the steps read along it (``keep``) where most of the band's ``pixels``
+    across the slot are marked (shape (67, steps, across))."""
+    marked = (pixels.mean(axis=2) > 0.5) & keep
+    share: FloatArray = marked.sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
     return share
 
 
