@@ -356,8 +356,8 @@ def wood_unclaimed(
 ) -> npt.NDArray[np.bool_]:
     """The slots read bare whose wood a warrior's colour claims along most of their length
     (:attr:`vision.read.slots.SlotReading.claimed`) where no warrior is read on either cell beside
-    them (``labels``: a column of :attr:`vision.read.cells.CellReading.probabilities` a cell): no
-    warrior there, so a stick, of a copy whose warriors' colour is near its wood's.
+    them (``labels``: each cell's column of :attr:`vision.read.cells.CellReading.probabilities`):
+    no warrior there, so a stick, of a copy whose warriors' colour is near its wood's.
 
     >>> claimed = np.zeros(67); claimed[[0, 40, 60]] = (0.8, 0.8, 0.3)
     >>> reading = SlotReading(np.zeros(67), np.zeros((67, 1)), claimed=claimed)

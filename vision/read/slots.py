@@ -142,15 +142,24 @@ class SlotReading:
 
     def ruling_out(self, impossible: npt.NDArray[np.bool_]) -> SlotReading:
         """This reading with no palisade, by every reader, on the slots ``impossible`` marks (where
-        no stick can stand: :func:`vision.read.glare.stickless`); the signs are kept.
+        no stick can stand: :func:`vision.read.glare.stickless`), and no wood claimed there
+        (:attr:`claimed`); the signs are kept.
 
         >>> reading = SlotReading(np.full(67, 0.9), np.zeros((67, len(FEATURES))), np.full(67, 0.8))
-        >>> ruled = reading.ruling_out(np.arange(67) < 2)
-        >>> ruled.probabilities[:3].tolist(), ruled.second[:3].tolist()
-        ([0.0, 0.0, 0.9], [0.0, 0.0, 0.8])
+        >>> ruled = replace(reading, claimed=np.full(67, 0.6)).ruling_out(np.arange(67) < 2)
+        >>> ruled.probabilities[:3].tolist(), ruled.second[:3].tolist(), ruled.claimed[:3].tolist()
+        ([0.0, 0.0, 0.9], [0.0, 0.0, 0.8], [0.0, 0.0, 0.6])
         """
-        second = None if self.second is None else np.where(impossible, 0.0, self.second)
-        return replace(self, probabilities=np.where(impossible, 0.0, self.probabilities), second=second)
+
+        def none_on(values: FloatArray | None) -> FloatArray | None:
+            return None if values is None else np.where(impossible, 0.0, values)
+
+        return replace(
+            self,
+            probabilities=np.where(impossible, 0.0, self.probabilities),
+            second=none_on(self.second),
+            claimed=none_on(self.claimed),
+        )
 
 
 #: ...and is weighed in this many bands, each a little over 2 mm wide.
