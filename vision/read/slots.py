@@ -284,9 +284,9 @@ def _wood_pixels(
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
     matte: bool = False,
-) -> tuple[npt.NDArray[np.bool_], FloatImage]:
-    """Per slot, step and pixel across a band: is it wood (rather than the face or a token), and how far
-    it is from the face.
+) -> tuple[npt.NDArray[np.bool_], FloatImage, npt.NDArray[np.bool_]]:
+    """Per slot, step and pixel across a band: is it wood (rather than the face or a token), how far
+    it is from the face, and is it wood against the face alone but nearer a token (claimed).
 
     A pixel ``clipped`` marks is the glossy card mirroring a lamp (:func:`line_signs`): neither wood
     nor anything but the face. ``glare`` may wash out the card's and the tokens' colours, and the
@@ -300,11 +300,13 @@ def _wood_pixels(
     to_other = to_face
     for colour in tokens:
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
-    wood_px = (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit)
+    woodlike = to_wood < params.wood_limit
+    alone = (to_wood + params.wood_margin < to_face) & woodlike
+    wood_px = (to_wood + params.wood_margin < to_other) & woodlike
     if clipped is not None:
         card = _sample(clipped, xs, ys)
-        wood_px, to_face = wood_px & ~card, np.where(card, 0.0, to_face)
-    return wood_px, to_face
+        wood_px, alone, to_face = wood_px & ~card, alone & ~card, np.where(card, 0.0, to_face)
+    return wood_px, to_face, alone & ~wood_px
 
 
 def line_signs(
@@ -527,7 +529,9 @@ def slot_features(
         xs, ys, keep_here = _band_samples(view, leans, shift, params=params)
         if shift == 0.0:
             keep = keep_here
-        wood_px, to_face = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
+        wood_px, to_face, _ = _wood_pixels(
+            balanced, face, wood, tokens, xs, ys, glare, clipped, params=params
+        )
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             # A band differs from the face when its median pixel does.
@@ -577,7 +581,9 @@ def matte_foot(
     reflection's edge than a stick.
     """
     xs, ys, keep = _band_samples(view, leans_mm(camera), 0.0, params=params)
-    wood_px, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True)
+    wood_px, _, _ = _wood_pixels(
+        balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True
+    )
     return _share_along(wood_px, keep)
 
 
@@ -605,9 +611,8 @@ def claimed_wood(
     shares = []
     for shift in (0.0, 1.0):
         xs, ys, keep = _band_samples(view, leans, shift, params=params)
-        alone, _ = _wood_pixels(balanced, face, wood, (), xs, ys, glare, clipped, params=params)
-        beside, _ = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
-        shares.append(_share_along(alone & ~beside, keep))
+        _, _, claimed = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
+        shares.append(_share_along(claimed, keep))
     share: FloatArray = np.maximum(*shares)
     return share
 
