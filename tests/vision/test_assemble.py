@@ -185,12 +185,25 @@ def test_a_bare_slot_whose_wood_a_warriors_colour_claims_with_no_warrior_beside_
     assert not assembled.position.palisades
 
 
-@pytest.mark.parametrize(("second", "read"), [(0.97, True), (0.85, False)])
-def test_a_palisade_the_second_reader_is_sure_of_is_read_and_marked(second: float, read: bool) -> None:
+@pytest.mark.parametrize(
+    ("second", "kind", "read"),
+    [
+        (0.97, Kind.REFERENCE, True),
+        (0.85, Kind.REFERENCE, False),
+        # On a copy's face, learnt or improvised, the whole reader weighs a likeness it trusts less.
+        (0.85, Kind.LEARNT, True),
+        (0.65, Kind.IMPROVISED, True),
+        (0.55, Kind.LEARNT, False),
+        (0.55, Kind.IMPROVISED, False),
+    ],
+)
+def test_a_palisade_the_second_reader_is_sure_of_is_read_and_marked(
+    second: float, kind: Kind, read: bool
+) -> None:
     whole = np.full(len(SLOTS), 0.02)
     plain = whole.copy()
     plain[10] = second
-    slots, confidence, _ = choose_slots(whole, plain)
+    slots, confidence, _ = choose_slots(whole, plain, kind=kind)
     assert (SLOTS[10] in slots) is read
     # Either way the two readers disagree on it, and the reading is marked.
     assert confidence[10] < ASSEMBLE_PARAMS.uncertain
@@ -226,6 +239,22 @@ def test_a_slot_the_readers_disagree_on_says_so_and_one_merely_unsure_says_how_s
         == f"{SLOTS[30].name}: read as no palisade, but the two readers disagree (2% and 97% for a palisade)"
     )
     assert {slot.number for slot in assembled.position.palisades} == {10}
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_the_slots_are_chosen_by_the_bar_of_the_face_the_cells_were_read_on(kind: Kind) -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    features = np.zeros((len(SLOTS), len(FEATURES)))
+    whole = np.full(len(SLOTS), 0.02)
+    plain = whole.copy()
+    plain[10] = 0.75  # between the copies' bar and the reference kit's
+    cells = board({}, colours_from=kind)
+    assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2])
+    assert (SLOTS[10] in assembled.position.palisades) is (kind is not Kind.REFERENCE)
+    # Read or not, the two readers disagree, and the slot is marked either way.
+    assert assembled.slot_confidence[10] < ASSEMBLE_PARAMS.uncertain
 
 
 @pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])

@@ -68,6 +68,14 @@ class AssembleParams:
     #: while its foot still hides the line and differs from the face. On the Cycles tuning photos
     #: 18 of 35 palisades only the second reader saw were there; no raster tuning photo had one.
     second_sure: float = 0.9
+    #: The same bar where the slots were read on a copy's face (learnt from a setup photo, or
+    #: improvised from the photo itself), whose likeness to the photo the whole reader weighs and
+    #: trusts less: there the second reader's sure palisades were nearly all there. On the
+    #: path-traced tuning copies (seeds 150000-150058 and 160000-160060), of the palisades read bare
+    #: whose line does not show, those the second reader was over 0.6 but at most 0.9 sure of were
+    #: there 11 times in 12 with profiles and 18 in 20 without; the raster held-out tuning copies had
+    #: none either way. Over 0.5: 12 in 14 and 23 in 29.
+    copy_second_sure: float = 0.6
     #: ...unless its printed line shows narrowly, as printed, along at least this share of its
     #: length: a stick's foot hides the line it stands on. Under a hazy reflection the card's colour
     #: can pass for wood where the line still shows. Of the palisades only the second reader was
@@ -251,6 +259,7 @@ def choose_slots(
     second: FloatArray | None = None,
     params: AssembleParams = ASSEMBLE_PARAMS,
     line_shown: FloatArray | None = None,
+    kind: Kind = Kind.REFERENCE,
 ) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades, and
     how sure each slot's reading is.
@@ -258,7 +267,9 @@ def choose_slots(
     ``second`` is a second reader's probabilities (:attr:`vision.read.slots.SlotReading.second`):
     a slot is then only as sure as the less sure of the two readers of the state chosen, so that
     where they disagree the reading is marked; a palisade it is very sure of
-    (:attr:`AssembleParams.second_sure`) is read, unless ``line_shown`` (the share of each slot's
+    (:attr:`AssembleParams.second_sure`, or :attr:`AssembleParams.copy_second_sure` where the slots
+    were read on a face of ``kind`` other than the reference kit's) is read, unless ``line_shown``
+    (the share of each slot's
     length whose printed line shows narrowly: the ``line_narrow`` sign) says its line is not
     hidden (:attr:`AssembleParams.second_line_shown`). Where the palisades read wall off a territory
     under four cells, those the two readers together (their log odds' mean) are least sure of give
@@ -270,11 +281,15 @@ def choose_slots(
     >>> slots, sure, _ = choose_slots(p, second, line_shown=shown)
     >>> sorted(slot.number for slot in slots), sure[:5].round(2).tolist()
     ([0, 1, 2], [0.99, 0.4, 0.01, 0.03, 0.99])
+    >>> second[4] = 0.7  # on a copy's face, sure enough; on the reference kit's, not
+    >>> [4 in {slot.number for slot in choose_slots(p, second, kind=kind)[0]} for kind in Kind]
+    [False, True, True]
     """
     chosen = probabilities > 0.5
     if second is not None:
         hidden = np.ones(len(SLOTS), bool) if line_shown is None else line_shown < params.second_line_shown
-        chosen |= (second > params.second_sure) & hidden
+        bar = params.second_sure if kind is Kind.REFERENCE else params.copy_second_sure
+        chosen |= (second > bar) & hidden
     confidence = np.where(chosen, probabilities, 1 - probabilities)
     warnings: list[Problem] = []
     if chosen.sum() > TOTAL_PALISADES:
@@ -1225,7 +1240,7 @@ def assemble(
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
     palisades, slot_confidence, slot_warnings = choose_slots(
-        slots.probabilities, slots.second, params, slots.sign("line_narrow")
+        slots.probabilities, slots.second, params, slots.sign("line_narrow"), cells.colours_from
     )
     warnings += slot_warnings
     # A slot beyond the photo shows no line, and says nothing of the photo's sharpness.
