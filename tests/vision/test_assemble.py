@@ -190,10 +190,10 @@ def test_a_bare_slot_whose_wood_a_warriors_colour_claims_with_no_warrior_beside_
     [
         (0.97, Kind.REFERENCE, True),
         (0.85, Kind.REFERENCE, False),
-        # On a copy's face, learnt or improvised, the whole reader weighs a likeness it trusts less.
-        (0.85, Kind.LEARNT, True),
+        (0.85, Kind.LEARNT, False),
+        # On a face improvised from the photo the whole reader weighs a likeness it trusts less.
+        (0.85, Kind.IMPROVISED, True),
         (0.65, Kind.IMPROVISED, True),
-        (0.55, Kind.LEARNT, False),
         (0.55, Kind.IMPROVISED, False),
     ],
 )
@@ -249,10 +249,10 @@ def test_the_slots_are_chosen_by_the_bar_of_the_face_the_cells_were_read_on(kind
     features = np.zeros((len(SLOTS), len(FEATURES)))
     whole = np.full(len(SLOTS), 0.02)
     plain = whole.copy()
-    plain[10] = 0.75  # between the copies' bar and the reference kit's
+    plain[10] = 0.75  # between an improvised face's bar and a kit's
     cells = board({}, colours_from=kind)
     assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2])
-    assert (SLOTS[10] in assembled.position.palisades) is (kind is not Kind.REFERENCE)
+    assert (SLOTS[10] in assembled.position.palisades) is (kind is Kind.IMPROVISED)
     # Read or not, the two readers disagree, and the slot is marked either way.
     assert assembled.slot_confidence[10] < ASSEMBLE_PARAMS.uncertain
 

@@ -68,14 +68,15 @@ class AssembleParams:
     #: while its foot still hides the line and differs from the face. On the Cycles tuning photos
     #: 18 of 35 palisades only the second reader saw were there; no raster tuning photo had one.
     second_sure: float = 0.9
-    #: The same bar where the slots were read on a copy's face (learnt from a setup photo, or
-    #: improvised from the photo itself), whose likeness to the photo the whole reader weighs and
-    #: trusts less: there the second reader's sure palisades were nearly all there. On the
-    #: path-traced tuning copies (seeds 150000-150058 and 160000-160060), of the palisades read bare
+    #: The same bar where the slots were read on a face improvised from the photo itself (a copy
+    #: without a profile), whose likeness to the photo the whole reader weighs and trusts less: there
+    #: the second reader's sure palisades were nearly all there. On the path-traced tuning copies
+    #: read without a profile (seeds 150000-150058 and 160000-160060), of the palisades read bare
     #: whose line does not show, those the second reader was over 0.6 but at most 0.9 sure of were
-    #: there 11 times in 12 with profiles and 18 in 20 without; the raster held-out tuning copies had
-    #: none either way. Over 0.5: 12 in 14 and 23 in 29.
-    copy_second_sure: float = 0.6
+    #: there 18 times in 20 (over 0.5: 23 in 29); the raster held-out tuning copies had none. On a
+    #: learnt face 11 in 12 were on the same tuning copies, but the path-traced test copies read
+    #: with profiles lost six slots by it: a learnt face keeps :attr:`second_sure`.
+    improvised_second_sure: float = 0.6
     #: ...unless its printed line shows narrowly, as printed, along at least this share of its
     #: length: a stick's foot hides the line it stands on. Under a hazy reflection the card's colour
     #: can pass for wood where the line still shows. Of the palisades only the second reader was
@@ -267,13 +268,12 @@ def choose_slots(
     ``second`` is a second reader's probabilities (:attr:`vision.read.slots.SlotReading.second`):
     a slot is then only as sure as the less sure of the two readers of the state chosen, so that
     where they disagree the reading is marked; a palisade it is very sure of
-    (:attr:`AssembleParams.second_sure`, or :attr:`AssembleParams.copy_second_sure` where the slots
-    were read on a face of ``kind`` other than the reference kit's) is read, unless ``line_shown``
-    (the share of each slot's
-    length whose printed line shows narrowly: the ``line_narrow`` sign) says its line is not
-    hidden (:attr:`AssembleParams.second_line_shown`). Where the palisades read wall off a territory
-    under four cells, those the two readers together (their log odds' mean) are least sure of give
-    way (:func:`legal_palisades`).
+    (:attr:`AssembleParams.second_sure`, or :attr:`AssembleParams.improvised_second_sure` where
+    the slots were read on a face of ``kind`` improvised from the photo) is read, unless
+    ``line_shown`` (the share of each slot's length whose printed line shows narrowly: the
+    ``line_narrow`` sign) says its line is not hidden (:attr:`AssembleParams.second_line_shown`).
+    Where the palisades read wall off a territory under four cells, those the two readers together
+    (their log odds' mean) are least sure of give way (:func:`legal_palisades`).
 
     >>> p = np.full(67, 0.01); p[:2] = 0.99
     >>> second = p.copy(); second[1] = 0.4; second[2:4] = 0.97
@@ -281,14 +281,14 @@ def choose_slots(
     >>> slots, sure, _ = choose_slots(p, second, line_shown=shown)
     >>> sorted(slot.number for slot in slots), sure[:5].round(2).tolist()
     ([0, 1, 2], [0.99, 0.4, 0.01, 0.03, 0.99])
-    >>> second[4] = 0.7  # on a copy's face, sure enough; on the reference kit's, not
+    >>> second[4] = 0.7  # on a face improvised from the photo, sure enough; on a kit's, not
     >>> [4 in {slot.number for slot in choose_slots(p, second, kind=kind)[0]} for kind in Kind]
-    [False, True, True]
+    [False, False, True]
     """
     chosen = probabilities > 0.5
     if second is not None:
         hidden = np.ones(len(SLOTS), bool) if line_shown is None else line_shown < params.second_line_shown
-        bar = params.second_sure if kind is Kind.REFERENCE else params.copy_second_sure
+        bar = params.improvised_second_sure if kind is Kind.IMPROVISED else params.second_sure
         chosen |= (second > bar) & hidden
     confidence = np.where(chosen, probabilities, 1 - probabilities)
     warnings: list[Problem] = []
