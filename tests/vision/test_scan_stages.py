@@ -35,15 +35,14 @@ from vision.read.slots import (
     PROFILE_SIGNS,
     SlotReading,
     across_profiles,
-    claimed_wood,
     estimate_wood,
     leans_mm,
     line_signs,
-    matte_foot,
     profile_signs,
     read_slots,
     relative_to_bare,
     slot_features,
+    wood_signs,
 )
 
 COLOURS = ("orange", "green", "blue", "purple")
@@ -251,12 +250,12 @@ def test_wood_a_warriors_colour_claims_is_measured_where_a_stick_of_that_colour_
     stick_of_brick, stick_of_wood, bare = SLOTS[0], SLOTS[20], SLOTS[40]
     paint_across(photo, stick_of_brick, range(-6, 7), lambda k: brick)
     paint_across(photo, stick_of_wood, range(-6, 7), lambda k: LIT_WOOD)
-    claimed = claimed_wood(photo, face, LIT_WOOD, None, tokens=(brick,))
+    claimed = wood_signs(photo, face, LIT_WOOD, None, tokens=(brick,))[1]
     assert claimed[stick_of_brick.number] > 0.9
     assert claimed[stick_of_wood.number] < 0.1 and claimed[bare.number] < 0.1
     # With no warrior's colour near it, the same stick is wood, claimed by none.
     blue = np.array([0.7, 0.4, 0.2], np.float32)
-    assert claimed_wood(photo, face, LIT_WOOD, None, tokens=(blue,)).max() < 0.1
+    assert wood_signs(photo, face, LIT_WOOD, None, tokens=(blue,))[1].max() < 0.1
 
 
 def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly() -> None:
@@ -310,7 +309,7 @@ def test_wood_that_shows_only_as_glare_would_wash_it_is_not_a_matte_stick() -> N
         paint_across(photo, SLOTS[number], range(-4, 5), lambda k: LIT_WOOD * 0.2 + 0.6)
     glare = np.full(photo.shape[:2], 0.3, np.float32)
     features = slot_features(photo, face, LIT_WOOD, None, glare=glare)
-    matte = matte_foot(photo, face, LIT_WOOD, None, glare=glare)
+    matte = wood_signs(photo, face, LIT_WOOD, None, glare=glare)[0]
     foot = features[:, FEATURES.index("wood_foot")]
     assert foot[sticks].min() > 0.9 and foot[washed].min() > 0.9
     assert matte[sticks].min() > 0.9 and matte[washed].max() < 0.1

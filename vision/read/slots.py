@@ -124,10 +124,10 @@ class SlotReading:
     features: FloatArray
     second: FloatArray | None = None
     #: The share of each slot's length whose foot looks like wood with no glare allowed on the wood
-    #: (:func:`matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
+    #: (:func:`wood_signs`), where measured: beside ``features``' ``wood_foot``, which allows it.
     matte_foot: FloatArray | None = None
     #: The share of each slot's length that looks like wood but nearer a warrior's colour
-    #: (:func:`claimed_wood`), where measured.
+    #: (:func:`wood_signs`), where measured.
     claimed: FloatArray | None = None
 
     def sign(self, name: str) -> FloatArray:
@@ -562,7 +562,7 @@ def slot_features(
     return np.column_stack([*shares, lean_across, hidden_art, profiles])
 
 
-def matte_foot(
+def wood_signs(
     balanced: FloatImage,
     face: FloatImage,
     wood: FloatImage,
@@ -572,49 +572,31 @@ def matte_foot(
     glare: FloatImage | None = None,
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
-) -> FloatArray:
-    """Per slot, the share of its length whose foot looks like wood with no glare allowed on the
-    wood: :func:`slot_features`' ``wood_foot`` (same arguments) as a matte stick shows it.
+) -> tuple[FloatArray, FloatArray]:
+    """Per slot, two shares of its length, from :func:`slot_features`' arguments: where its foot
+    looks like wood with no glare allowed on the wood (the matte foot), and where, at its foot or
+    where a palisade's top lands (the more of the two), it would be wood against the face alone but
+    lies nearer one of the warriors' colours ``tokens`` (the wood a warrior's colour claims).
 
     The sticks are matte: a lamp's reflection that the light model left on the glossy card does not
     lie on them. A pale patch along a line that is wood only if glare washes it is likelier that
-    reflection's edge than a stick.
-    """
-    xs, ys, keep = _band_samples(view, leans_mm(camera), 0.0, params=params)
-    wood_px, _, _ = _wood_pixels(
-        balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=True
-    )
-    return _share_along(wood_px, keep)
-
-
-def claimed_wood(
-    balanced: FloatImage,
-    face: FloatImage,
-    wood: FloatImage,
-    camera: Camera | None,
-    view: FaceRaster = CANONICAL,
-    tokens: tuple[FloatImage, ...] = (),
-    glare: FloatImage | None = None,
-    clipped: npt.NDArray[np.bool_] | None = None,
-    params: SlotParams = SLOT_PARAMS,
-) -> FloatArray:
-    """Per slot, the share of its length, at its foot or where a palisade's top lands (the more of
-    the two), that would be wood against the face alone but lies nearer one of the warriors'
-    colours ``tokens``: :func:`slot_features`' arguments.
+    reflection's edge than a stick (:attr:`SlotReading.matte_foot`, beside ``wood_foot``, which
+    allows it).
 
     A warrior reaching over its cell's edge claims the wood signs it shows, rightly. Where no warrior
     stands beside the slot, what a warrior's colour claims there is a stick of a copy whose
     warriors' colour is near its wood's (brick, tan), read as no palisade by readers that gave
-    its pixels to the warriors.
+    its pixels to the warriors (:attr:`SlotReading.claimed`).
     """
     leans = leans_mm(camera)
-    shares = []
-    for shift in (0.0, 1.0):
-        xs, ys, keep = _band_samples(view, leans, shift, params=params)
-        _, _, claimed = _wood_pixels(balanced, face, wood, tokens, xs, ys, glare, clipped, params=params)
-        shares.append(_share_along(claimed, keep))
-    share: FloatArray = np.maximum(*shares)
-    return share
+    foot, top = (_band_samples(view, leans, shift, params=params) for shift in (0.0, 1.0))
+    looks = (balanced, face, wood, tokens)
+    matte_px, _, _ = _wood_pixels(*looks, *foot[:2], glare, clipped, params=params, matte=True)
+    claimed = [
+        _share_along(_wood_pixels(*looks, *band[:2], glare, clipped, params=params)[2], band[2])
+        for band in (foot, top)
+    ]
+    return _share_along(matte_px, foot[2]), np.maximum(*claimed)
 
 
 def _share_along(pixels: npt.NDArray[np.bool_], keep: npt.NDArray[np.bool_]) -> FloatArray:

@@ -19,7 +19,7 @@ from vision.read.cells import CellSigns, Discs, cell_signs
 from vision.read.glare import clipped_mask, clipped_shares, on_card, stickless
 from vision.read.rectify import balance, rectify, to_float
 from vision.read.sharpness import looks_details, matched_face
-from vision.read.slots import claimed_wood, estimate_wood, leans_mm, matte_foot, palisade_mask, slot_features
+from vision.read.slots import estimate_wood, leans_mm, palisade_mask, slot_features, wood_signs
 from vision.texture import fine_detail
 from vision.timing import Timer
 
@@ -173,12 +173,18 @@ def view_stickless(view: BoardView, params: ScanParams = SCAN_PARAMS) -> npt.NDA
 def view_wood_signs(
     view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS
 ) -> tuple[FloatArray, FloatArray]:
-    """:func:`vision.read.slots.matte_foot` and :func:`vision.read.slots.claimed_wood` on a board
-    seen with ``profile``, as :func:`view_slot_features` reads the slots."""
-    arguments = (view.balanced, view.face, view.wood, view.camera, CANONICAL, warrior_colours(profile))
-    return (
-        matte_foot(*arguments, view.glare, view.card_glare, params=params.slots),
-        claimed_wood(*arguments, view.glare, view.card_glare, params=params.slots),
+    """:func:`vision.read.slots.wood_signs` on a board seen with ``profile``, as
+    :func:`view_slot_features` reads the slots."""
+    return wood_signs(
+        view.balanced,
+        view.face,
+        view.wood,
+        view.camera,
+        CANONICAL,
+        warrior_colours(profile),
+        view.glare,
+        view.card_glare,
+        params=params.slots,
     )
 
 
