@@ -320,6 +320,15 @@ def choose_slots(
     return slots, confidence, warnings
 
 
+def standing_on(palisades: frozenset[Slot]) -> npt.NDArray[np.bool_]:
+    """Per slot, in slot number order, whether ``palisades`` stand on it.
+
+    >>> np.flatnonzero(standing_on(frozenset(SLOTS[3:5]))).tolist()
+    [3, 4]
+    """
+    return np.array([slot in palisades for slot in SLOTS])
+
+
 def contradicted(
     slots: SlotReading,
     palisades: frozenset[Slot],
@@ -351,7 +360,7 @@ def contradicted(
     >>> np.flatnonzero(contradicted(replace(reading, matte_foot=matte), frozenset(SLOTS[1:3]))).tolist()
     [0, 1, 2, 3]
     """
-    read = np.array([slot in palisades for slot in SLOTS])
+    read = standing_on(palisades)
     sign = slots.sign
     wooden = (sign("wood_foot") > params.bare_wood_foot) & (sign("differs_foot") > params.bare_wood_foot)
     standing = (sign("differs_foot") > params.bare_unlike) & (sign("differs_side") > params.bare_unlike)
@@ -386,7 +395,7 @@ def wood_unclaimed(
         return np.zeros(len(SLOTS), bool)
     warrior = np.array(labels) > GOLD
     beside = np.array([warrior[slot.a.number] or warrior[slot.b.number] for slot in SLOTS])
-    read = np.array([slot in palisades for slot in SLOTS])
+    read = standing_on(palisades)
     unclaimed: npt.NDArray[np.bool_] = ~read & ~beside & (slots.claimed > params.claimed_least)
     return unclaimed
 
@@ -411,7 +420,7 @@ def lines_unseen(
     >>> lines_unseen(reading, frozenset(SLOTS[:20]))
     True
     """
-    bare = np.array([slot not in palisades for slot in SLOTS])
+    bare = ~standing_on(palisades)
     shown = slots.sign("line_narrow") > 0.5
     return bool(bare.any() and shown[bare].mean() < params.least_lines_shown)
 
@@ -1269,7 +1278,7 @@ def assemble(
         set(np.flatnonzero(unclaimed).tolist()),
     )
     if wood_says_nothing:
-        read = np.array([slot in palisades for slot in SLOTS])
+        read = standing_on(palisades)
         slot_confidence = np.where(read, np.minimum(slot_confidence, params.doubtful), slot_confidence)
         warnings.append(
             Problem(
