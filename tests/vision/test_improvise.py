@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.learn.improvise import alike_groups
+from vision.learn.improvise import alike_groups, with_recurring
 from vision.learn.pieces import fill_in, filling
 
 SIDE = 160  # a warrior's picture at the improviser's 5 px a millimetre
@@ -79,3 +79,47 @@ def test_a_fill_blends_in_as_far_as_its_blur_reaches_and_no_farther() -> None:
     assert np.array_equal(filled, mixed)
     assert np.array_equal(filled[soft == 0], face[soft == 0])
     assert (filled[soft > 0] != face[soft > 0]).any()
+
+
+DARK = (40, 30, 30)  # a dark player's back, and a dark copy's art alike
+YELLOW = (40, 200, 230)
+
+
+def starry_art(seed: int) -> npt.NDArray[np.uint8]:
+    """A cell of dark art strewn with small light stars, different on every cell."""
+    picture = np.full((SIDE, SIDE, 3), DARK, np.uint8)
+    rng = np.random.default_rng(seed)
+    for x, y in rng.integers(8, SIDE - 8, (14, 2)):
+        cv2.circle(picture, (int(x), int(y)), int(rng.integers(2, 5)), (200, 200, 210), -1)
+    return picture
+
+
+def test_a_lone_warrior_of_art_gives_way_to_the_warriors_its_colour_recurs_on() -> None:
+    art = (np.array(DARK, np.float64) / 255, [starry_art(7)])
+    ink = group(DARK, "ring", 5)
+    found = with_recurring([group(YELLOW, "cross"), art], [ink], WHITE)
+    assert [len(members) for _, members in found] == [3, 5]
+    assert found[1][1] is ink[1]
+
+
+def test_a_lone_warrior_keeps_its_place_where_its_colour_recurs_only_on_art() -> None:
+    lone = group(DARK, "ring", 1)
+    art = (np.array(DARK, np.float64) / 255, [starry_art(seed) for seed in range(5)])
+    found = with_recurring([group(YELLOW, "cross"), lone], [art], WHITE)
+    assert [len(members) for _, members in found] == [3, 1]
+    assert found[1] is lone
+
+
+def test_a_lone_warrior_joins_the_warriors_its_colour_and_emblem_recur_on() -> None:
+    lone = (np.array(DARK, np.float64) / 255, [np.rot90(warrior(DARK, "bars", 9))])
+    found = with_recurring([group(YELLOW, "cross"), lone], [group(DARK, "bars", 4)], WHITE)
+    assert [len(members) for _, members in found] == [3, 5]
+    # Turned back as the others lie, it matches them as they match one another.
+    assert float(np.abs(found[1][1][-1].astype(int) - found[1][1][0].astype(int)).mean()) < 10
+
+
+def test_a_recurring_colour_no_lone_warrior_has_is_a_player_while_there_is_room() -> None:
+    players = [group(ORANGE, "cross"), group(PURPLE, "ring")]
+    assert len(with_recurring(players, [group(NAVY, "bars", 2)], WHITE)) == 3
+    full = [*players, group(NAVY, "bars"), group(YELLOW, "cross")]
+    assert len(with_recurring(full, [group(DARK, "ring", 2)], WHITE)) == 4

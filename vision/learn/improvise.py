@@ -234,9 +234,9 @@ def _players(
     )[: params.max_players]
     unclear = [token_image(face, place, FACE_VIEW) for cell, place in placed.items() if cell not in sure]
     seen_surely = len(groups)
-    groups += _recurring_groups(unclear, white, [colour for colour, _ in groups], params=params)[
-        : params.max_players - len(groups)
-    ]
+    groups = with_recurring(
+        groups, _recurring_groups(unclear, white, _confirmed(groups), params=params), white, params
+    )
     colours, tokens = {}, {}
     names = unique_names([colour_name(bgr_to_rgb(colour / white)) for colour, _ in groups])
     alike = alike_groups(groups, names, white, seen_surely, params=params)
@@ -369,6 +369,78 @@ def _recurring_groups(
         anchor = max(kept, key=lambda k: int((matches[k] >= params.same_emblem).sum()))
         found.append((colour, [np.rot90(pictures[members[k]], int(turns[k, anchor])) for k in kept]))
     return sorted(found, key=lambda group: -len(group[1]))
+
+
+def _confirmed(groups: list[tuple[FloatArray, list[Image]]]) -> list[FloatArray]:
+    """The colours of the ``groups`` (colour, pictures) that more than one warrior shows."""
+    return [colour for colour, members in groups if len(members) > 1]
+
+
+def with_recurring(
+    groups: list[tuple[FloatArray, list[Image]]],
+    recurring: list[tuple[FloatArray, list[Image]]],
+    white: FloatArray,
+    params: ImproviseParams = IMPROVISE_PARAMS,
+) -> list[tuple[FloatArray, list[Image]]]:
+    """The sure warriors' ``groups`` (colour, pictures) with the ``recurring`` ones
+    (:func:`_recurring_groups`, largest first) added while there is room for a player
+    (:attr:`ImproviseParams.max_players`).
+
+    One sure warrior is no proof of a player: art as dark as a dark player's warriors can look more
+    like a warrior than they do on it. A recurring group of a lone warrior's colour takes it in
+    where its emblem matches theirs (:attr:`ImproviseParams.same_emblem`), turned as they lie; where
+    it does not, the group takes its place if the emblem of its middle picture (:func:`_middle`)
+    stands out at least as much as the lone warrior's does (:func:`_emblem_contrast`): a print's
+    emblem survives the median of its warriors, while art's detail, which differs from cell to cell,
+    washes out of it.
+
+    >>> white, dark, yellow = np.ones(3), np.full(3, 0.1), np.array([0.1, 0.8, 0.9])
+    >>> ring = np.zeros((40, 40, 3), np.uint8)
+    >>> ring[10:30, 10:30], ring[14:26, 14:26] = 230, 0
+    >>> speckle = [np.random.default_rng(seed).random((40, 40, 1)) < 0.05 for seed in range(3)]
+    >>> stars = [np.where(few, 230, 0).repeat(3, 2).astype(np.uint8) for few in speckle]
+    >>> def sizes(groups): return [len(members) for _, members in groups]
+    >>> sizes(with_recurring([(yellow, [ring, ring]), (dark, [stars[0]])], [(dark, [ring, ring])], white))
+    [2, 2]
+    >>> sizes(with_recurring([(yellow, [ring, ring]), (dark, [ring])], [(dark, stars)], white))
+    [2, 1]
+    >>> sizes(with_recurring([(yellow, [ring, ring]), (dark, [ring])], [(dark, [ring, ring])], white))
+    [2, 3]
+    >>> sizes(with_recurring([(yellow, [ring, ring])], [(dark, [ring])], white))
+    [2, 1]
+    """
+    groups = list(groups)
+    for colour, members in recurring:
+        lab = _lab(colour, white)
+        lone = next(
+            (
+                k
+                for k, (other, others) in enumerate(groups)
+                if len(others) == 1 and np.linalg.norm(_lab(other, white) - lab) < params.same_player_delta_e
+            ),
+            None,
+        )
+        if lone is not None:
+            picture, middle = groups[lone][1][0], emblem(_middle(members))
+            turn, match = emblem_match(emblem(picture), middle)
+            if match >= params.same_emblem:
+                groups[lone] = (colour, [*members, np.rot90(picture, turn)])
+            elif _emblem_contrast(middle) >= _emblem_contrast(emblem(picture)):
+                groups[lone] = (colour, members)
+        elif len(groups) < params.max_players:
+            groups.append((colour, members))
+    return groups
+
+
+def _emblem_contrast(grey: npt.NDArray[np.float32]) -> float:
+    """How much an emblem (:func:`vision.learn.pieces.emblem`) stands out: its grey levels' spread.
+
+    >>> flat, ring = np.full((20, 20), 40, np.float32), np.full((20, 20), 40, np.float32)
+    >>> ring[5:15, 5:15], ring[7:13, 7:13] = 200, 40
+    >>> _emblem_contrast(flat) < _emblem_contrast(ring)
+    True
+    """
+    return float(np.std(grey))
 
 
 def _lab(colour: FloatArray, white: FloatArray) -> FloatArray:
