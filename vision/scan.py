@@ -39,9 +39,8 @@ from vision.read.view import (
     BoardView,
     token_colours,
     view_cell_signs,
-    view_slot_features,
+    view_slot_signs,
     view_stickless,
-    view_wood_signs,
 )
 from vision.timing import Timer
 
@@ -201,15 +200,15 @@ def _read_board(
     """The slots read, the palisades they show, and the cells read with those palisades standing."""
     targets = token_colours(profile)
     with timer.stage("slots"):
+        signs = view_slot_signs(view, profile, params)
         slots = read_slots(
-            view_slot_features(view, profile, params),
+            signs.features,
             SLOT_WEIGHTS[profile.kind],
             PLAIN_SLOT_WEIGHTS[profile.kind],
             SLOT_RELATIVE[profile.kind],
             params.slots,
         )
-        matte, claimed = view_wood_signs(view, profile, params)
-        slots = replace(slots, matte_foot=matte, claimed=claimed)
+        slots = replace(slots, matte_foot=signs.matte_foot, claimed=signs.claimed)
         slots = slots.ruling_out(view_stickless(view, params) | beyond.slots)
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]

@@ -42,7 +42,7 @@ from vision.read.slots import (
     read_slots,
     relative_to_bare,
     slot_features,
-    wood_signs,
+    slot_signs,
 )
 
 COLOURS = ("orange", "green", "blue", "purple")
@@ -250,12 +250,12 @@ def test_wood_a_warriors_colour_claims_is_measured_where_a_stick_of_that_colour_
     stick_of_brick, stick_of_wood, bare = SLOTS[0], SLOTS[20], SLOTS[40]
     paint_across(photo, stick_of_brick, range(-6, 7), lambda k: brick)
     paint_across(photo, stick_of_wood, range(-6, 7), lambda k: LIT_WOOD)
-    claimed = wood_signs(photo, face, LIT_WOOD, None, tokens=(brick,))[1]
+    claimed = slot_signs(photo, face, LIT_WOOD, None, tokens=(brick,)).claimed
     assert claimed[stick_of_brick.number] > 0.9
     assert claimed[stick_of_wood.number] < 0.1 and claimed[bare.number] < 0.1
     # With no warrior's colour near it, the same stick is wood, claimed by none.
     blue = np.array([0.7, 0.4, 0.2], np.float32)
-    assert wood_signs(photo, face, LIT_WOOD, None, tokens=(blue,))[1].max() < 0.1
+    assert slot_signs(photo, face, LIT_WOOD, None, tokens=(blue,)).claimed.max() < 0.1
 
 
 def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly() -> None:
@@ -308,8 +308,7 @@ def test_wood_that_shows_only_as_glare_would_wash_it_is_not_a_matte_stick() -> N
     for number in washed:
         paint_across(photo, SLOTS[number], range(-4, 5), lambda k: LIT_WOOD * 0.2 + 0.6)
     glare = np.full(photo.shape[:2], 0.3, np.float32)
-    features = slot_features(photo, face, LIT_WOOD, None, glare=glare)
-    matte = wood_signs(photo, face, LIT_WOOD, None, glare=glare)[0]
+    features, matte, _ = slot_signs(photo, face, LIT_WOOD, None, glare=glare)
     foot = features[:, FEATURES.index("wood_foot")]
     assert foot[sticks].min() > 0.9 and foot[washed].min() > 0.9
     assert matte[sticks].min() > 0.9 and matte[washed].max() < 0.1

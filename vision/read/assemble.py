@@ -59,7 +59,7 @@ class AssembleParams:
     #: tuning photos of either world, but one.
     most_wood_on_bare: float = 0.4
     #: A slot read bare with no warrior beside it, whose wood a warrior's colour claims along more than
-    #: this share of its length (:func:`vision.read.slots.wood_signs`), is doubtful
+    #: this share of its length (:attr:`vision.read.slots.SlotSigns.claimed`), is doubtful
     #: (:func:`wood_unclaimed`): most of it, as a stick's foot is.
     claimed_least: float = 0.5
     #: A palisade the second reader (the direct signs alone) is this sure of is read, whatever the
@@ -90,8 +90,9 @@ class AssembleParams:
     second_line_shown: float = 0.1
     #: A palisade read whose foot looks like wood over at least this share of its length, but over
     #: less than :attr:`glare_wood_kept` of that share once no glare is allowed on the wood
-    #: (:func:`vision.read.slots.wood_signs`), has wood only where a lamp's reflection would wash it:
-    #: the sticks are matte, and that is likelier the edge of a reflection on the glossy card. On
+    #: (:attr:`vision.read.slots.SlotSigns.matte_foot`), has wood only where a lamp's reflection
+    #: would wash it: the sticks are matte, and that is likelier the edge of a reflection on the
+    #: glossy card. On
     #: the tuning photos of the path-traced world, 9 of 37 palisades read where there was none
     #: and none of 1,806 right ones; in the raster world, whose sticks take glare as the card
     #: does, 3 of 2,029 right ones.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -124,10 +124,10 @@ class SlotReading:
     features: FloatArray
     second: FloatArray | None = None
     #: The share of each slot's length whose foot looks like wood with no glare allowed on the wood
-    #: (:func:`wood_signs`), where measured: beside ``features``' ``wood_foot``, which allows it.
+    #: (:attr:`SlotSigns.matte_foot`), where measured: beside ``features``' ``wood_foot``, which allows it.
     matte_foot: FloatArray | None = None
     #: The share of each slot's length that looks like wood but nearer a warrior's colour
-    #: (:func:`wood_signs`), where measured.
+    #: (:attr:`SlotSigns.claimed`), where measured.
     claimed: FloatArray | None = None
 
     def sign(self, name: str) -> FloatArray:
@@ -496,6 +496,20 @@ def estimate_wood(
     return wood
 
 
+class SlotSigns(NamedTuple):
+    """What :func:`slot_signs` measures of each slot (67 rows, in slot number order)."""
+
+    #: The share of its length showing each sign, a column per :data:`FEATURES` name.
+    features: FloatArray
+    #: The share of its length whose foot looks like wood with no glare allowed on the wood
+    #: (:attr:`SlotReading.matte_foot`).
+    matte_foot: FloatArray
+    #: The share of its length, at its foot or where a palisade's top lands (the more of the two),
+    #: that would be wood against the face alone but lies nearer one of the warriors' colours
+    #: (:attr:`SlotReading.claimed`).
+    claimed: FloatArray
+
+
 def slot_features(
     balanced: FloatImage,
     face: FloatImage,
@@ -508,7 +522,24 @@ def slot_features(
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
 ) -> FloatArray:
-    """What each slot looks like, as the share of its length showing each sign: shape (67, features).
+    """What each slot looks like, as the share of its length showing each sign: shape (67, features):
+    :attr:`SlotSigns.features` of :func:`slot_signs`."""
+    return slot_signs(balanced, face, wood, camera, view, tokens, glare, details, clipped, params).features
+
+
+def slot_signs(
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    camera: Camera | None,
+    view: FaceRaster = CANONICAL,
+    tokens: tuple[FloatImage, ...] = (),
+    glare: FloatImage | None = None,
+    details: tuple[FloatImage, FloatImage] | None = None,
+    clipped: npt.NDArray[np.bool_] | None = None,
+    params: SlotParams = SLOT_PARAMS,
+) -> SlotSigns:
+    """What each slot looks like (:class:`SlotSigns`), each band along it sampled once.
 
     ``details`` is :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made;
     ``clipped`` where the photo clipped under glare (:func:`line_signs`).
@@ -521,21 +552,33 @@ def slot_features(
     of the art's texture beside the line at the foot fails to show, weighed
     by how much texture the art has there (:func:`vision.texture.texture_match`); then how the
     profile across the slot differs from the face's, band by band (:func:`profile_signs`).
+
+    The sticks are matte: a lamp's reflection that the light model left on the glossy card does not
+    lie on them. A pale patch along a line that is wood only if glare washes it is likelier that
+    reflection's edge than a stick (the matte foot, beside ``wood_foot``, which allows it).
+
+    A warrior reaching over its cell's edge claims the wood signs it shows, rightly. Where no warrior
+    stands beside the slot, what a warrior's colour ``tokens`` claims there is a stick of a copy
+    whose warriors' colour is near its wood's (brick, tan), read as no palisade by readers that gave
+    its pixels to the warriors.
     """
     leans = leans_mm(camera)
-    columns = []
-    keep = np.ones((len(SLOTS), params.steps), bool)
-    for shift in (0.0, 0.5, 1.0):
-        xs, ys, keep_here = _band_samples(view, leans, shift, params=params)
-        if shift == 0.0:
-            keep = keep_here
-        wood_px, to_face, _ = _wood_pixels(
+    shifts = (0.0, 0.5, 1.0)
+    bands = [_band_samples(view, leans, shift, params=params) for shift in shifts]
+    (foot_xs, foot_ys, keep), columns, claimed = bands[0], [], []
+    for shift, (xs, ys, keep_here) in zip(shifts, bands, strict=True):
+        wood_px, to_face, claimed_px = _wood_pixels(
             balanced, face, wood, tokens, xs, ys, glare, clipped, params=params
         )
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             # A band differs from the face when its median pixel does.
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
+        if shift != 0.5:
+            claimed.append(_share_along(claimed_px, keep_here))
+    matte_px, _, _ = _wood_pixels(
+        balanced, face, wood, tokens, foot_xs, foot_ys, glare, clipped, params=params, matte=True
+    )
     columns.extend(line_signs(balanced, face, view, clipped, params=params))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
@@ -559,44 +602,8 @@ def slot_features(
     )
     # Texture that fails to match says something covers the art only where the art has texture.
     hidden_art = (1.0 - match) * np.minimum(amount / params.full_detail, 1.0)
-    return np.column_stack([*shares, lean_across, hidden_art, profiles])
-
-
-def wood_signs(
-    balanced: FloatImage,
-    face: FloatImage,
-    wood: FloatImage,
-    camera: Camera | None,
-    view: FaceRaster = CANONICAL,
-    tokens: tuple[FloatImage, ...] = (),
-    glare: FloatImage | None = None,
-    clipped: npt.NDArray[np.bool_] | None = None,
-    params: SlotParams = SLOT_PARAMS,
-) -> tuple[FloatArray, FloatArray]:
-    """Per slot, two shares of its length, from :func:`slot_features`' arguments: where its foot
-    looks like wood with no glare allowed on the wood (the matte foot), and where, at its foot or
-    where a palisade's top lands (the more of the two), it would be wood against the face alone but
-    lies nearer one of the warriors' colours ``tokens`` (the wood a warrior's colour claims).
-
-    The sticks are matte: a lamp's reflection that the light model left on the glossy card does not
-    lie on them. A pale patch along a line that is wood only if glare washes it is likelier that
-    reflection's edge than a stick (:attr:`SlotReading.matte_foot`, beside ``wood_foot``, which
-    allows it).
-
-    A warrior reaching over its cell's edge claims the wood signs it shows, rightly. Where no warrior
-    stands beside the slot, what a warrior's colour claims there is a stick of a copy whose
-    warriors' colour is near its wood's (brick, tan), read as no palisade by readers that gave
-    its pixels to the warriors (:attr:`SlotReading.claimed`).
-    """
-    leans = leans_mm(camera)
-    foot, top = (_band_samples(view, leans, shift, params=params) for shift in (0.0, 1.0))
-    looks = (balanced, face, wood, tokens)
-    matte_px, _, _ = _wood_pixels(*looks, *foot[:2], glare, clipped, params=params, matte=True)
-    claimed = [
-        _share_along(_wood_pixels(*looks, *band[:2], glare, clipped, params=params)[2], band[2])
-        for band in (foot, top)
-    ]
-    return _share_along(matte_px, foot[2]), np.maximum(*claimed)
+    features = np.column_stack([*shares, lean_across, hidden_art, profiles])
+    return SlotSigns(features, _share_along(matte_px, keep), np.maximum(*claimed))
 
 
 def _share_along(pixels: npt.NDArray[np.bool_], keep: npt.NDArray[np.bool_]) -> FloatArray:

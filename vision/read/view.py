@@ -19,7 +19,7 @@ from vision.read.cells import CellSigns, Discs, cell_signs
 from vision.read.glare import clipped_mask, clipped_shares, on_card, stickless
 from vision.read.rectify import balance, rectify, to_float
 from vision.read.sharpness import looks_details, matched_face
-from vision.read.slots import estimate_wood, leans_mm, palisade_mask, slot_features, wood_signs
+from vision.read.slots import SlotSigns, estimate_wood, leans_mm, palisade_mask, slot_signs
 from vision.texture import fine_detail
 from vision.timing import Timer
 
@@ -139,10 +139,10 @@ def card_glare(
     return on_card(clipped, palisade_mask(SLOTS, camera), params.glare)
 
 
-def view_slot_features(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> FloatArray:
-    """The slot reader's signs (:func:`vision.read.slots.slot_features`) on a board seen with ``profile``;
+def view_slot_signs(view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS) -> SlotSigns:
+    """The slots' signs (:func:`vision.read.slots.slot_signs`) on a board seen with ``profile``;
     what clipped there is the card showing where it can be nothing else (:func:`glare_is_card`)."""
-    return slot_features(
+    return slot_signs(
         view.balanced,
         view.face,
         view.wood,
@@ -168,24 +168,6 @@ def view_stickless(view: BoardView, params: ScanParams = SCAN_PARAMS) -> npt.NDA
     if card is None:
         card = on_card(view.clipped, palisade_mask(SLOTS, view.camera), params.glare)
     return stickless(clipped_shares(card, params.glare)[1], params.glare)
-
-
-def view_wood_signs(
-    view: BoardView, profile: Looks, params: ScanParams = SCAN_PARAMS
-) -> tuple[FloatArray, FloatArray]:
-    """:func:`vision.read.slots.wood_signs` on a board seen with ``profile``, as
-    :func:`view_slot_features` reads the slots."""
-    return wood_signs(
-        view.balanced,
-        view.face,
-        view.wood,
-        view.camera,
-        CANONICAL,
-        warrior_colours(profile),
-        view.glare,
-        view.card_glare,
-        params=params.slots,
-    )
 
 
 def view_cell_signs(

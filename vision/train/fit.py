@@ -100,7 +100,7 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> Trainin
     """The signs of every board photo that ``see`` (photo, truth) finds the board in."""
     from vision.read.cells import occupied_probability
     from vision.read.judge import hidden_cells, picture_signs
-    from vision.read.view import view_cell_signs, view_slot_features
+    from vision.read.view import view_cell_signs, view_slot_signs
 
     data = TrainingData()
     numbers = [cell.number for cell in OFF_GOLD_CELLS]
@@ -117,7 +117,7 @@ def training_data(pairs: Iterable[tuple[Path, Path]], see: PhotoSeer) -> Trainin
         view, profile = seen
         world = _world(truth)
         palisades = {Slot.between(Cell(*a), Cell(*b)) for a, b in truth.get("palisades", [])}
-        data.slot_x.append(view_slot_features(view, profile))
+        data.slot_x.append(view_slot_signs(view, profile).features)
         data.slot_y.append([slot in palisades for slot in SLOTS])
         data.slot_world += [world] * len(SLOTS)
         signs = view_cell_signs(view, profile, palisades)
