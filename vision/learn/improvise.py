@@ -422,10 +422,11 @@ def with_recurring(
         )
         if lone is not None:
             picture, middle = groups[lone][1][0], emblem(_middle(members))
-            turn, match = emblem_match(emblem(picture), middle)
+            own = emblem(picture)
+            turn, match = emblem_match(own, middle)
             if match >= params.same_emblem:
                 groups[lone] = (colour, [*members, np.rot90(picture, turn)])
-            elif _emblem_contrast(middle) >= _emblem_contrast(emblem(picture)):
+            elif _emblem_contrast(middle) >= _emblem_contrast(own):
                 groups[lone] = (colour, members)
         elif len(groups) < params.max_players:
             groups.append((colour, members))
