@@ -21,7 +21,7 @@ from vision.params import SCAN_PARAMS
 from vision.read.cells import cell_coordinates
 from vision.read.rectify import face_view, rectify, to_float
 from vision.read.slots import FEATURES as SLOT_FEATURES
-from vision.read.slots import slot_features
+from vision.read.slots import slot_signs
 from vision.texture import fine_detail, texture_match
 from vision.timing import Timer
 
@@ -100,7 +100,7 @@ def test_slot_texture_tells_a_palisade_from_the_printed_line_under_it() -> None:
     # A plain stick 5 mm wide of the art's own mean colour there, seen from straight above.
     photo[top:bottom, x - 5 : x + 5] = face[top:bottom, x - 5 : x + 5].mean(axis=(0, 1))
     wood = face[top:bottom, x - 5 : x + 5].mean(axis=(0, 1))
-    features = slot_features(photo, face, wood, None)
+    features = slot_signs(photo, face, wood, None).features
     hidden = features[:, SLOT_FEATURES.index("art_hidden")]
     assert hidden[covered.number] > 0.3
     assert np.delete(hidden, covered.number).max() < 0.05

@@ -41,7 +41,6 @@ from vision.read.slots import (
     profile_signs,
     read_slots,
     relative_to_bare,
-    slot_features,
     slot_signs,
 )
 
@@ -284,8 +283,8 @@ def test_a_lamps_reflection_over_bare_lines_is_the_card_showing_not_a_palisade()
         # The glossy card mirrors the lamp: white across the line and beyond, the print gone.
         paint_across(photo, SLOTS[number], range(-40, 41), lambda k: np.ones(3, np.float32))
     clipped = (photo >= 1.0).all(axis=-1)
-    blind = slot_features(photo, face, LIT_WOOD, None)
-    seeing = slot_features(photo, face, LIT_WOOD, None, clipped=clipped)
+    blind = slot_signs(photo, face, LIT_WOOD, None).features
+    seeing = slot_signs(photo, face, LIT_WOOD, None, clipped=clipped).features
     shows = FEATURES.index("line_shows")
     edges = [FEATURES.index(f"edge_change_{band}") for band in range(PROFILE_BANDS)]
     # Read blind, the lost line and its lost edges look like something covering it...

@@ -167,7 +167,7 @@ PROFILE_BANDS = 8
 #: The signs :func:`profile_signs` gives, each once per band across the slot.
 PROFILE_SIGNS = ("lighter", "light_change", "colour_change", "edge_change")
 
-#: The columns of :func:`slot_features`.
+#: The columns of :attr:`SlotSigns.features`.
 FEATURES = (
     "wood_foot", "differs_foot", "wood_side", "differs_side", "wood_top", "line_shows", "line_narrow",
     "lean", "art_hidden",
@@ -200,7 +200,7 @@ PLAIN_IMPROVISED_WEIGHTS = world_mean("slots-plain-improvised")
 
 def reads_relative(model: str) -> bool:
     """Whether slot model ``model``'s weights read :func:`relative_to_bare`'s signs rather than
-    :func:`slot_features`' (its weights file says which; every world's fit of a reader reads the
+    :attr:`SlotSigns.features`' (its weights file says which; every world's fit of a reader reads the
     same signs, :func:`vision.weights.world_mean` sees to it)."""
     return fitted(model).inputs == BARE_RELATIVE
 
@@ -510,23 +510,6 @@ class SlotSigns(NamedTuple):
     claimed: FloatArray
 
 
-def slot_features(
-    balanced: FloatImage,
-    face: FloatImage,
-    wood: FloatImage,
-    camera: Camera | None,
-    view: FaceRaster = CANONICAL,
-    tokens: tuple[FloatImage, ...] = (),
-    glare: FloatImage | None = None,
-    details: tuple[FloatImage, FloatImage] | None = None,
-    clipped: npt.NDArray[np.bool_] | None = None,
-    params: SlotParams = SLOT_PARAMS,
-) -> FloatArray:
-    """What each slot looks like, as the share of its length showing each sign: shape (67, features):
-    :attr:`SlotSigns.features` of :func:`slot_signs`."""
-    return slot_signs(balanced, face, wood, camera, view, tokens, glare, details, clipped, params).features
-
-
 def slot_signs(
     balanced: FloatImage,
     face: FloatImage,
@@ -544,7 +527,7 @@ def slot_signs(
     ``details`` is :func:`vision.texture.fine_detail` of ``balanced`` and ``face``, if already made;
     ``clipped`` where the photo clipped under glare (:func:`line_signs`).
 
-    Columns, as :data:`FEATURES` names them: wood at the palisade's foot,
+    The features' columns, as :data:`FEATURES` names them: wood at the palisade's foot,
     halfway to where its top lands, and there; the foot and the halfway band
     differing from the face; the printed line still showing, and showing as narrowly as the face's
     (:func:`line_signs`); how far
@@ -634,7 +617,7 @@ def _normal(slot: Slot) -> FloatArray:
 
 
 def bare_by_line(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.NDArray[np.bool_]:
-    """The slots of one photo's :func:`slot_features` that its printed line says are bare: the line
+    """The slots of one photo's :attr:`SlotSigns.features` that its printed line says are bare: the line
     shows narrowly along :attr:`SlotParams.bare_line` of their length. None, where fewer than
     :attr:`SlotParams.least_bare` do: too few to tell what this photo's bare card looks like."""
     bare: npt.NDArray[np.bool_] = features[:, FEATURES.index("line_narrow")] >= params.bare_line
@@ -642,7 +625,7 @@ def bare_by_line(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.
 
 
 def relative_to_bare(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> FloatArray:
-    """One photo's :func:`slot_features` told against its own bare slots (:func:`bare_by_line`).
+    """One photo's :attr:`SlotSigns.features` told against its own bare slots (:func:`bare_by_line`).
 
     The photo's light, its phone and its world move every sign of the bare card at once: a warm
     sheen makes the face look like wood, a denoiser smooths the art's steps. Each sign but
@@ -681,7 +664,7 @@ def read_slots(
     relative: bool = RELATIVE,
     params: SlotParams = SLOT_PARAMS,
 ) -> SlotReading:
-    """Palisade probabilities for one photo's 67 slots from their :func:`slot_features`, through
+    """Palisade probabilities for one photo's 67 slots from their :attr:`SlotSigns.features`, through
     ``weights`` (over :func:`relative_to_bare`'s signs where ``relative``), and the plain reader's
     through ``plain_weights`` (none without them)."""
     second = None if plain_weights is None else plain_probability(features, plain_weights)
@@ -700,17 +683,17 @@ def model_inputs(features: FloatArray) -> FloatArray:
 
 
 def palisade_probability(features: FloatArray, weights: npt.ArrayLike = WEIGHTS) -> FloatArray:
-    """P(palisade) for each row of :func:`slot_features`."""
+    """P(palisade) for each row of :attr:`SlotSigns.features`."""
     return logistic(model_inputs(features), weights)
 
 
 def plain_inputs(features: FloatArray) -> FloatArray:
-    """The plain reader's inputs: the :data:`PLAIN_FEATURES` of :func:`slot_features` and a constant."""
+    """The plain reader's inputs: the :data:`PLAIN_FEATURES` of :attr:`SlotSigns.features` and a constant."""
     return with_constant(features[:, : len(PLAIN_FEATURES)])
 
 
 def plain_probability(features: FloatArray, weights: npt.ArrayLike = PLAIN_WEIGHTS) -> FloatArray:
-    """P(palisade) for each row of :func:`slot_features` by the plain reader: its
+    """P(palisade) for each row of :attr:`SlotSigns.features` by the plain reader: its
     :data:`PLAIN_FEATURES` alone."""
     return logistic(plain_inputs(features), weights)
 
