@@ -284,29 +284,38 @@ def _wood_pixels(
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
     matte: bool = False,
-) -> tuple[npt.NDArray[np.bool_], FloatImage, npt.NDArray[np.bool_]]:
+) -> tuple[npt.NDArray[np.bool_], FloatImage, npt.NDArray[np.bool_], npt.NDArray[np.bool_] | None]:
     """Per slot, step and pixel across a band: is it wood (rather than the face or a token), how far
-    it is from the face, and is it wood against the face alone but nearer a token (claimed).
+    it is from the face, is it wood against the face alone but nearer a token (claimed), and, where
+    ``matte`` asks, is it wood as a matte stick shows, which no glare washes (else None).
 
     A pixel ``clipped`` marks is the glossy card mirroring a lamp (:func:`line_signs`): neither wood
-    nor anything but the face. ``glare`` may wash out the card's and the tokens' colours, and the
-    wood's too unless ``matte``.
+    nor anything but the face. ``glare`` may wash out the card's, the tokens' and the wood's colours.
     """
     pixels = _sample(balanced, xs, ys)  # (67, STEPS, across, 3)
     printed = _sample(face, xs, ys)
     washed = None if glare is None else _sample(glare, xs, ys)
-    to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=None if matte else washed)
     to_face = shaded_distance(pixels, printed, glare=washed)
     to_other = to_face
     for colour in tokens:
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
-    woodlike = to_wood < params.wood_limit
-    alone = (to_wood + params.wood_margin < to_face) & woodlike
-    wood_px = (to_wood + params.wood_margin < to_other) & woodlike
-    if clipped is not None:
-        card = _sample(clipped, xs, ys)
-        wood_px, alone, to_face = wood_px & ~card, alone & ~card, np.where(card, 0.0, to_face)
-    return wood_px, to_face, alone & ~wood_px
+    card = None if clipped is None else _sample(clipped, xs, ys)
+
+    def wood_against_others(to_wood: FloatImage) -> npt.NDArray[np.bool_]:
+        found = (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit)
+        return found if card is None else found & ~card
+
+    to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=washed)
+    wood_px = wood_against_others(to_wood)
+    alone = (to_wood + params.wood_margin < to_face) & (to_wood < params.wood_limit)
+    if card is not None:
+        alone, to_face = alone & ~card, np.where(card, 0.0, to_face)
+    matte_px = None
+    if matte:
+        # A matte stick is not washed out by the glare that washes the card.
+        unwashed = to_wood if washed is None else shaded_distance(pixels, wood, params.wood_min_shade)
+        matte_px = wood_against_others(unwashed)
+    return wood_px, to_face, alone & ~wood_px, matte_px
 
 
 def line_signs(
@@ -548,20 +557,19 @@ def slot_signs(
     leans = leans_mm(camera)
     shifts = (0.0, 0.5, 1.0)
     bands = [_band_samples(view, leans, shift, params=params) for shift in shifts]
-    (foot_xs, foot_ys, keep), columns, claimed = bands[0], [], []
+    keep, columns, claimed, matte_px = bands[0][2], [], [], None
     for shift, (xs, ys, keep_here) in zip(shifts, bands, strict=True):
-        wood_px, to_face, claimed_px = _wood_pixels(
-            balanced, face, wood, tokens, xs, ys, glare, clipped, params=params
+        wood_px, to_face, claimed_px, matte_here = _wood_pixels(
+            balanced, face, wood, tokens, xs, ys, glare, clipped, params=params, matte=shift == 0.0
         )
+        matte_px = matte_here if matte_px is None else matte_px
         columns.append(wood_px.mean(axis=2) > 0.5)
         if shift < 1.0:
             # A band differs from the face when its median pixel does.
             columns.append(np.median(to_face, axis=2) > FACE_LIMIT)
         if shift != 0.5:
             claimed.append(_share_along(claimed_px, keep_here))
-    matte_px, _, _ = _wood_pixels(
-        balanced, face, wood, tokens, foot_xs, foot_ys, glare, clipped, params=params, matte=True
-    )
+    assert matte_px is not None  # the foot's band, the first, measures it
     columns.extend(line_signs(balanced, face, view, clipped, params=params))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
     lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
