@@ -27,7 +27,6 @@ from vision.locate.grid import (
     _grid_template,
     _onto_crossings,
     _same,
-    _view_lines,
     circle_candidates,
     gold_candidates,
     gold_homographies,
@@ -35,6 +34,7 @@ from vision.locate.grid import (
     gold_search,
     locate_by_grid,
     refine_on_grid,
+    view_lines,
 )
 from vision.locate.register import face_patches, register
 from vision.read.rectify import face_view
@@ -52,7 +52,7 @@ def test_the_crossings_from_lines_already_made_end_where_they_end_made_afresh(
     photo, truth = tuning_photo(4)
     grey = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     start = _nudged(truth)
-    given, given_count = _onto_crossings(grey, start, GRID_VIEW, lines=_view_lines(grey, start, GRID_VIEW))
+    given, given_count = _onto_crossings(grey, start, GRID_VIEW, lines=view_lines(grey, start, GRID_VIEW))
     fresh, fresh_count = _onto_crossings(grey, start, GRID_VIEW)
     assert given_count == fresh_count > 0
     assert np.array_equal(given, fresh)

@@ -49,6 +49,7 @@ from vision.learn.pieces import (
     warrior_odds,
 )
 from vision.locate.features import camera_from_homography
+from vision.locate.follow import followed
 from vision.locate.grid import GridFit, light_colour, locate_by_grid
 from vision.looks import REFERENCE_GOLD, REFERENCE_WOOD, RGB, Kind, Looks
 from vision.parallel import both, each
@@ -154,6 +155,7 @@ def board_face(
     fit = fit or locate_by_grid(image, gold_bgr)
     if fit is None:
         return None
+    fit = followed(image, fit)
     read = rectify(image, fit.homography, READ_VIEW).astype(np.float32) / 255
     gold = gold_colour(cell_pixels(read, READ_VIEW), light_colour(read), gold_bgr)
     return BoardFace(fit, rectify(image, fit.homography, FACE_VIEW), gold, gold / (gold_bgr / 255))

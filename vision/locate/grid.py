@@ -198,6 +198,8 @@ class GridFit:
     looked_for: int
     #: Where the fit started: the gold tokens, the grid's lines or the board's outline.
     found_by: FoundBy = FoundBy.GOLD
+    #: Pulled onto the board's cell edges (:func:`vision.locate.follow.followed`).
+    followed: bool = False
 
 
 def _chroma_unit(bgr: FloatArray) -> FloatArray:
@@ -610,7 +612,7 @@ def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
 CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 
 
-def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
+def line_map(grey: Image, view: FaceRaster) -> FloatImage:
     """Thin dark lines stand out: how much darker each pixel is than the light around it."""
     hat = dark_lines(grey, round(4 * GRID_LINE_MM * view.px_per_mm) | 1)
     return cast(FloatImage, hat / max(upper_percentile(hat, 99), 1.0))
@@ -724,7 +726,7 @@ def refine_on_grid(
     """
     grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     scale = view.from_mm()
-    lines = _view_lines(grey, homography, view)
+    lines = view_lines(grey, homography, view)
     coarse = _align_blocks(lines, view, params.block_search_mm, params=params)
     # The crossings' first round from ``homography`` itself looks at these very lines: made once.
     starts: list[tuple[FloatArray, FloatImage | None]] = [(homography, lines)]
@@ -743,10 +745,10 @@ def refine_on_grid(
     return best, most, len(CROSSINGS_MM)
 
 
-def _view_lines(grey: Image, homography: FloatArray, view: FaceRaster) -> FloatImage:
-    """:func:`_line_map` of the photo ``grey`` warped to ``view`` with ``homography``."""
+def view_lines(grey: Image, homography: FloatArray, view: FaceRaster) -> FloatImage:
+    """:func:`line_map` of the photo ``grey`` warped to ``view`` with ``homography``."""
     reduced, to_reduced = reduce_for_view(grey, homography, view)
-    return _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+    return line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
 
 
 def _onto_crossings(
@@ -759,12 +761,12 @@ def _onto_crossings(
     """``homography`` pulled onto the crossings found near where it puts them, in rounds searching
     less and less far, and how many agreed in the last round that enough agreed in (0 if none).
 
-    ``lines``: :func:`_view_lines` of ``homography``, where the caller has made it already."""
+    ``lines``: :func:`view_lines` of ``homography``, where the caller has made it already."""
     scale = view.from_mm()
     agreeing = 0
     for search_mm in params.search_mm:
         if lines is None:
-            lines = _view_lines(grey, homography, view)
+            lines = view_lines(grey, homography, view)
         sources, targets = _crossings_seen(lines, view, search_mm, params)
         if len(sources) < params.min_crossings:
             break
@@ -782,7 +784,7 @@ def _onto_crossings(
 def _crossings_seen(
     lines: FloatImage, view: FaceRaster, search_mm: float, params: GridParams = GRID_PARAMS
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Where each crossing of the grid should lie in ``lines`` (:func:`_view_lines`) and where it
+    """Where each crossing of the grid should lie in ``lines`` (:func:`view_lines`) and where it
     was found within ``search_mm`` of there, for those found clearly enough (view pixels)."""
     reach = round((params.arm_mm + search_mm) * view.px_per_mm)
     search = round(search_mm * view.px_per_mm)
