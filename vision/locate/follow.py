@@ -1,11 +1,11 @@
 """A board placed by its gold and grid pulled onto its printed cell edges, each read across itself.
 
-Where few of the grid's crossings agreed (a late game hides them under warriors and palisades,
-a lens bends the lines between them), the homography they settle can lie millimetres off, and a
-palisade's band, read 1.5 mm either side of its line, then looks at the card beside it. Every
-cell edge still shows somewhere along its length: here each one is read across itself on the
-photo's line map (:func:`vision.locate.grid.view_lines`), the correction to the homography that
-agrees with most of them fitted at once, and what the lens's bend leaves as a smooth warp.
+The homography the grid's crossings settle can lie millimetres off (a late game hides them under
+warriors and palisades, a lens bends the lines between them and pulls it), and a palisade's band,
+read 1.5 mm either side of its line, then looks at the card beside it. Every cell edge still
+shows somewhere along its length: here each one is read across itself on the photo's line map
+(:func:`vision.locate.grid.view_lines`), and the correction to the homography that agrees with
+most of them is fitted at once, beside the lens's radial bend so that the bend does not pull it.
 
 Each edge tells only how far it moved across itself; a palisade lying on it, or a warrior's
 rim, moves its peak, hence a fit on the best-agreeing part first, then Tukey's weights.
@@ -216,7 +216,7 @@ def _homography_terms(points: FloatArray) -> tuple[FloatArray, FloatArray]:
 def _bend(homography: FloatArray, points: FloatArray, size: tuple[int, int]) -> FloatArray:
     """What of a unit of the lens's bend (:func:`_bend_across`) at ``points`` (mm) no homography
     follows: the part a change of the homography makes best over the grid taken away, so that
-    the bend fitted beside a homography's change is the warp left to follow (board mm, (N, 2))."""
+    the homography's change fitted beside the bend takes all a homography can (board mm, (N, 2))."""
     grid = _grid_points()
     across_x, across_y = _homography_terms(grid)
     whole = _bend_across(homography, grid, size) * 0.01
