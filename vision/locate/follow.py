@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from engine.board import COLS, ROWS
 from vision.geometry import BOARD_H_MM, BOARD_W_MM, MARGIN_MM, PITCH_MM, FaceRaster
+from vision.locate.features import project
 from vision.locate.grid import GRID_VIEW, GridFit, view_lines
 
 Image = npt.NDArray[np.uint8]
@@ -135,7 +136,7 @@ def read_edges(
         window = slice(c - reach, c + reach + 1)
         strip = lines[a0:a1, window] if runs_down else lines[window, a0:a1].T
         profile: FloatArray = np.asarray(np.median(strip, axis=0), np.float64)
-        offset = _peak_centre(profile, reach, params)
+        offset = _peak_centre(profile, params)
         if offset is not None:
             found.append(number)
             offsets.append((offset - reach) / s)
@@ -143,7 +144,7 @@ def read_edges(
     return Edges(middles[kept], down[kept], np.array(offsets, np.float64))
 
 
-def _peak_centre(profile: FloatArray, reach: int, params: FollowParams) -> float | None:
+def _peak_centre(profile: FloatArray, params: FollowParams) -> float | None:
     """Where the peak of ``profile`` weighs evenly (pixels from its start), or None where it has no
     clear peak away from its ends."""
     raised = profile - float(np.median(profile))
@@ -182,10 +183,6 @@ class Correction:
     bend: float
 
 
-def _project(homography: FloatArray, points: FloatArray) -> FloatArray:
-    return cast(FloatArray, cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2))
-
-
 def _bend_across(homography: FloatArray, middles: FloatArray, size: tuple[int, int]) -> FloatArray:
     """Where a unit of the lens's radial bend moves board points ``middles`` (mm, (N, 2)) that
     ``homography`` puts in a photo of ``size`` (width, height): in board mm, (N, 2).
@@ -194,11 +191,11 @@ def _bend_across(homography: FloatArray, middles: FloatArray, size: tuple[int, i
     distance over the half-diagonal: the first-order term of a lens's radial distortion.
     """
     width, height = size
-    photo = _project(homography, middles)
+    photo = project(homography, middles)
     out = photo - np.array([(width - 1) / 2, (height - 1) / 2])
     moved = out * ((out / float(np.hypot(width / 2, height / 2))) ** 2).sum(axis=1, keepdims=True)
     # Photo pixels to board mm about each point: the inverse of the homography's local Jacobian.
-    steps = [_project(homography, middles + step) - photo for step in ((1.0, 0.0), (0.0, 1.0))]
+    steps = [project(homography, middles + step) - photo for step in ((1.0, 0.0), (0.0, 1.0))]
     return cast(FloatArray, np.linalg.solve(np.stack(steps, axis=2), moved[..., None])[..., 0])
 
 

@@ -612,7 +612,7 @@ def _crossings_mm() -> tuple[FloatArray, list[tuple[bool, bool, bool, bool]]]:
 CROSSINGS_MM, CROSSING_ARMS = _crossings_mm()
 
 
-def line_map(grey: Image, view: FaceRaster) -> FloatImage:
+def _line_map(grey: Image, view: FaceRaster) -> FloatImage:
     """Thin dark lines stand out: how much darker each pixel is than the light around it."""
     hat = dark_lines(grey, round(4 * GRID_LINE_MM * view.px_per_mm) | 1)
     return cast(FloatImage, hat / max(upper_percentile(hat, 99), 1.0))
@@ -746,9 +746,9 @@ def refine_on_grid(
 
 
 def view_lines(grey: Image, homography: FloatArray, view: FaceRaster) -> FloatImage:
-    """:func:`line_map` of the photo ``grey`` warped to ``view`` with ``homography``."""
+    """:func:`_line_map` of the photo ``grey`` warped to ``view`` with ``homography``."""
     reduced, to_reduced = reduce_for_view(grey, homography, view)
-    return line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
+    return _line_map(warp_to_view(reduced, to_reduced @ homography, view), view)
 
 
 def _onto_crossings(
