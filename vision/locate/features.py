@@ -126,7 +126,14 @@ def _detector(kind: str) -> cv2.Feature2D:
     return cast(cv2.Feature2D, cv2.SIFT_create(nfeatures=3000, contrastThreshold=0.02))  # type: ignore[attr-defined]
 
 
-def _grey(image: Image) -> Image:
+def to_grey(image: Image) -> Image:
+    """``image`` in grey: a BGR photo converted, a grey one as it is.
+
+    >>> to_grey(np.full((2, 3, 3), (0, 0, 255), np.uint8)).tolist()  # pure red
+    [[76, 76, 76], [76, 76, 76]]
+    >>> to_grey(np.zeros((2, 3), np.uint8)).shape
+    (2, 3)
+    """
     return cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) if image.ndim == 3 else image
 
 
@@ -139,7 +146,7 @@ def face_features(profile: Looks, kind: str = "orb", params: FeatureParams = FEA
     :attr:`FeatureParams.tilt_directions_deg`, as a steep photo shows it.
     """
     size = (round(BOARD_W_MM * params.face_px_per_mm), round(BOARD_H_MM * params.face_px_per_mm))
-    small = cast(Image, cv2.resize(_grey(profile.face), size, interpolation=cv2.INTER_AREA))
+    small = cast(Image, cv2.resize(to_grey(profile.face), size, interpolation=cv2.INTER_AREA))
     if kind != "sift_tilted":
         squashes = [np.eye(2)]
         points, descriptors = [], []
@@ -205,7 +212,7 @@ def locate(
     ``first_attempt`` skips the attempts of :data:`SEARCH_ATTEMPTS` before it,
     to look again when a board found does not hold up; only the first ``attempts`` are tried.
     """
-    grey = _grey(image)
+    grey = to_grey(image)
     refused: NoBoardError | None = None
     for attempt, (kind, long_side) in enumerate(SEARCH_ATTEMPTS[first_attempt:attempts], first_attempt):
         located = _match(grey, face_features(profile, kind, params=params), long_side, params=params)

@@ -16,13 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import cast
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from engine.board import COLS, ROWS
 from vision.geometry import BOARD_H_MM, BOARD_W_MM, MARGIN_MM, PITCH_MM, FaceRaster
-from vision.locate.features import project
+from vision.locate.features import project, to_grey
 from vision.locate.grid import GRID_VIEW, GridFit, view_lines
 
 Image = npt.NDArray[np.uint8]
@@ -308,7 +307,7 @@ def follow_edges(
     is not followed: a view warped by it read the path-traced tuning copies less well
     (211 mistakes against 205 on 47 boards), the readers having learnt views it bends.
     """
-    grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    grey = to_grey(image)
     size = (grey.shape[1], grey.shape[0])
     for search_mm in params.search_mm:
         edges = read_edges(view_lines(grey, homography, view), search_mm, view, params)

@@ -40,7 +40,7 @@ from vision.geometry import (
     cell_centre_mm,
     keeps_handedness,
 )
-from vision.locate.features import FoundBy
+from vision.locate.features import FoundBy, to_grey
 from vision.locate.gridlines import lattice_homographies
 from vision.locate.lattice import gold_tokens, lines_around, lines_beyond, settle
 from vision.parallel import each
@@ -355,7 +355,7 @@ def circle_candidates(seen: GoldMap, params: GridParams = GRID_PARAMS) -> tuple[
     total = small.shape[0] * small.shape[1]
     smallest = max(3, int(np.sqrt(params.min_token_area * total / np.pi)))
     largest = int(np.sqrt(params.max_token_area * total / np.pi)) + 1
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey = to_grey(small)
     found = cv2.HoughCircles(
         grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 1.5 * smallest,
         param1=params.circle_edge, param2=params.circle_roundness, minRadius=smallest, maxRadius=largest,
@@ -724,7 +724,7 @@ def refine_on_grid(
 
     Returns the refined homography, how many crossings agreed, and how many were looked for.
     """
-    grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    grey = to_grey(image)
     scale = view.from_mm()
     lines = view_lines(grey, homography, view)
     coarse = _align_blocks(lines, view, params.block_search_mm, params=params)
@@ -811,7 +811,7 @@ def _crossings_seen(
 def outline_quads(seen: GoldMap, params: GridParams = GRID_PARAMS) -> list[FloatArray]:
     """Convex four-cornered outlines (photo pixels, round the outline) large enough to be a board:
     the board's edge against the table, or its frame's printed lines."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    grey = cv2.GaussianBlur(to_grey(seen.small), (5, 5), 0)
     total = grey.shape[0] * grey.shape[1]
     quads: list[FloatArray] = []
     for low, high in params.outline_edges:
@@ -1039,7 +1039,7 @@ def gold_search(image: Image, gold_bgr: npt.ArrayLike, params: GridParams = GRID
     """A :class:`GoldSearch` of ``image`` begun: the gold map, the reduced photo's grey, gold mask
     and lines, which every way of finding the board uses."""
     seen = gold_map(image, gold_bgr, params=params)
-    grey = cast(Image, cv2.cvtColor(seen.small, cv2.COLOR_BGR2GRAY))
+    grey = to_grey(seen.small)
     return GoldSearch(
         image, np.asarray(gold_bgr, np.float64), params, seen, grey, gold_mask(seen, params=params),
         photo_lines(grey, params),

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import MARGIN_MM, PITCH_MM, keeps_handedness
+from vision.locate.features import to_grey
 from vision.texture import dark_lines
 
 Image = npt.NDArray[np.uint8]
@@ -310,7 +311,7 @@ def lattice_homographies(
     Each puts the middle of the board's grid at the middle of each family's run, so it may be whole
     cells off, or turned half round; the board keeps its handedness.
     """
-    grey = small if small.ndim == 2 else cast(Image, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    grey = to_grey(small)
     segments = line_segments(grey, params=params)
     if len(segments) < 2:
         return []

@@ -26,6 +26,7 @@ import numpy.typing as npt
 from engine.board import CELLS
 from vision.colour import channel_mean
 from vision.geometry import CANONICAL, PITCH_MM, FaceRaster, warp_terms
+from vision.locate.features import to_grey
 from vision.parallel import each
 from vision.read.rectify import reduce_for_view, warp_to_view
 from vision.texture import box_correlations, detail
@@ -164,7 +165,7 @@ def register(
     homography is returned unchanged.
     """
     face_detail, corners = _patches_of_face(face, params)
-    grey = image if image.ndim == 2 else cast(Image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    grey = to_grey(image)
     reduced, to_reduced = reduce_for_view(grey, homography, view)
     scale = view.from_mm()
     patches = agreeing = 0
