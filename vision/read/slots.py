@@ -301,20 +301,19 @@ def _wood_pixels(
         to_other = np.minimum(to_other, shaded_distance(pixels, colour, glare=washed))
     card = None if clipped is None else _sample(clipped, xs, ys)
 
-    def wood_against_others(to_wood: FloatImage) -> npt.NDArray[np.bool_]:
-        found = (to_wood + params.wood_margin < to_other) & (to_wood < params.wood_limit)
+    def wood_nearer(to_wood: FloatImage, than: FloatImage) -> npt.NDArray[np.bool_]:
+        found = (to_wood + params.wood_margin < than) & (to_wood < params.wood_limit)
         return found if card is None else found & ~card
 
     to_wood = shaded_distance(pixels, wood, min_shade=params.wood_min_shade, glare=washed)
-    wood_px = wood_against_others(to_wood)
-    alone = (to_wood + params.wood_margin < to_face) & (to_wood < params.wood_limit)
+    wood_px, alone = wood_nearer(to_wood, to_other), wood_nearer(to_wood, to_face)
     if card is not None:
-        alone, to_face = alone & ~card, np.where(card, 0.0, to_face)
+        to_face = np.where(card, 0.0, to_face)
     matte_px = None
     if matte:
         # A matte stick is not washed out by the glare that washes the card.
         unwashed = to_wood if washed is None else shaded_distance(pixels, wood, params.wood_min_shade)
-        matte_px = wood_against_others(unwashed)
+        matte_px = wood_nearer(unwashed, to_other)
     return wood_px, to_face, alone & ~wood_px, matte_px
 
 
