@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import cast
 
 import cv2
 import numpy as np
@@ -11,9 +13,11 @@ from engine.board import CELLS
 from vision.geometry import CANONICAL, WARRIOR_SIDE_MM, cell_centre_mm
 from vision.learn.pieces import balanced_face, find_token
 from vision.looks import Kind, Looks, reference_looks
-from vision.read.cells import EMPTY, GOLD, CellReading
+from vision.read.cells import EMPTY, GOLD, CellReading, cell_signs
 from vision.read.emblems import EmblemParams, emblem_colours, turned_pictures
+from vision.read.judge import judge_cells, weighed_shares
 from vision.read.tokens import token_match
+from vision.read.view import BoardView, token_colours
 
 ORANGE = (0.14, 0.48, 0.88)
 PURPLE = (0.63, 0.29, 0.48)
@@ -240,6 +244,32 @@ def test_a_warrior_turned_a_quarter_whose_picture_is_another_colours_is_listed_a
     # A warrior the page already shows as doubtful is not asked.
     doubtful = reading_of({"c3": ("petrol", 0.7)}, colours)
     assert turned_pictures(view, doubtful, learnt_copy()).pictures_differ == ()
+
+
+def test_pictures_improvised_from_the_photo_read_its_colours_at_any_quarter_turn() -> None:
+    # f5's petrol warrior lies a quarter turn round from the petrol picture: its bars stand on
+    # end. Its colour votes say petrol; near upright, the charcoal picture matches it better, by
+    # enough to outweigh them.
+    warriors = {
+        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
+        "c3": (CHARCOAL, "corner", 0.95),
+    }  # fmt: skip
+    photo = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    columns = ("gold", "charcoal", "petrol")
+    number = {name: next(cell.number for cell in CELLS if cell.name == name) for name in warriors}
+    # The judge reads the balanced view alone.
+    view = cast(BoardView, SimpleNamespace(balanced=photo))
+
+    def colours(kind: Kind) -> dict[str, str]:
+        copy = learnt_copy(kind)
+        signs = cell_signs(photo, np.full_like(photo, 0.42), token_colours(copy))
+        shares = weighed_shares(view, copy, signs, judge_cells(view, copy, signs))
+        return {name: columns[int(shares[n].argmax())] for name, n in number.items()}
+
+    assert colours(Kind.IMPROVISED) == {"a5": "charcoal", "e5": "petrol", "f5": "petrol", "c3": "charcoal"}
+    # A setup photo's pictures are matched near upright: f5 reads as charcoal, and turned_pictures
+    # doubts it (the test above).
+    assert colours(Kind.LEARNT)["f5"] == "charcoal"
 
 
 def test_pictures_made_from_the_photo_itself_judge_no_warrior_of_it() -> None:

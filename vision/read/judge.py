@@ -17,7 +17,14 @@ from vision.learn.pieces import EVERY_WORLD_WEIGHTS, Place, placed_warriors, war
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.cells import CellSigns, cell_pixels, occupied_probability
-from vision.read.tokens import hidden_occupied, hidden_signs, match_levels, occupied_odds, token_match
+from vision.read.tokens import (
+    any_turn_match,
+    hidden_occupied,
+    hidden_signs,
+    match_levels,
+    occupied_odds,
+    token_match,
+)
 from vision.read.view import BoardView
 
 Image = npt.NDArray[np.uint8]
@@ -58,6 +65,9 @@ class Judged:
     #: Where a warrior would lie on each cell of ``looked_at``, by cell number
     #: (:func:`vision.learn.pieces.placed_warriors`), for the readers after this one.
     places: dict[int, Place]
+    #: Where the colours are read with the pictures matched at any quarter turn too (an improvised
+    #: profile's, :func:`weighed_shares`), those matches; None where they are read near upright.
+    turned: FloatArray | None = None
 
 
 def judge_cells(
@@ -92,15 +102,29 @@ def judge_cells(
             opinions.append(hidden_occupied(hidden_at[at], tokens_module.OUTLINE_WEIGHTS))
         others = np.full((len(opinions), len(CELLS)), np.nan)
         others[:, hidden] = opinions
-    return Judged(occupied, looked_at, matches, others, dict(zip(looked_at, places, strict=True)))
+    turned = None
+    if profile.kind is Kind.IMPROVISED:
+        turned = any_turn_match(
+            view.balanced, profile, [CELLS[n] for n in looked_at], CANONICAL, params.tokens, matches
+        )
+    return Judged(occupied, looked_at, matches, others, dict(zip(looked_at, places, strict=True)), turned)
 
 
 def weighed_shares(
     view: BoardView, profile: Looks, signs: CellSigns, judged: Judged, params: ScanParams = SCAN_PARAMS
 ) -> FloatArray:
     """The colour shares of :attr:`CellSigns.shares`, weighed by how well each colour's warrior
-    picture matches (:attr:`Judged.matches`), which tells a white warrior from a black one where
-    their colours' directions cannot."""
+    picture matches (:attr:`Judged.matches`, or at any quarter turn, :attr:`Judged.turned`, where
+    made), which tells a white warrior from a black one where their colours' directions cannot.
+
+    A hand sets a warrior down any way round. Pictures improvised from this photo's own warriors,
+    in its own light, are matched at every quarter turn. A copy's pictures, learnt from its setup
+    photo in another light, are matched near upright: read at every quarter turn too, the tuning
+    copies gained, the path-traced test copies read no more cells right and left more mistakes
+    unmarked (thirty-first, thirty-second and forty-seventh rounds, docs/benchmarks.md). A warrior
+    read surely whose colour another colour's learnt picture beats at any quarter turn is doubted
+    instead (:func:`vision.read.emblems.turned_pictures`).
+    """
     shares = signs.shares.copy()
     gold_hidden = hidden_gold(profile)
     if gold_hidden:
@@ -117,7 +141,7 @@ def weighed_shares(
     # dim light), and the votes where a picture was learnt badly: both count, the pictures more.
     # A white warrior with a faint emblem matches its picture badly and has no colour to vote with,
     # but its pixels are near white, shade allowed, and not near black.
-    matches = judged.matches
+    matches = judged.matches if judged.turned is None else judged.turned
     near = signs.near[looked_at, 1:]
     players = (
         shares[looked_at, 1:] ** params.vote_power
