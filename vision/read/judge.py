@@ -66,7 +66,8 @@ class Judged:
     #: (:func:`vision.learn.pieces.placed_warriors`), for the readers after this one.
     places: dict[int, Place]
     #: Where the colours are read with the pictures matched at any quarter turn too (an improvised
-    #: profile's, :func:`weighed_shares`), those matches; None where they are read near upright.
+    #: profile's, :func:`weighed_shares`), ``matches`` so matched on the cells a warrior may stand on
+    #: (:attr:`vision.params.ScanParams.maybe_occupied`); None where they are read near upright.
     turned: FloatArray | None = None
 
 
@@ -104,8 +105,16 @@ def judge_cells(
         others[:, hidden] = opinions
     turned = None
     if profile.kind is Kind.IMPROVISED:
-        turned = any_turn_match(
-            view.balanced, profile, [CELLS[n] for n in looked_at], CANONICAL, params.tokens, matches
+        # Only where a warrior may stand does its colour count.
+        rows = [k for k, n in enumerate(looked_at) if occupied[n] > params.maybe_occupied]
+        turned = matches.copy()
+        turned[rows] = any_turn_match(
+            view.balanced,
+            profile,
+            [CELLS[looked_at[k]] for k in rows],
+            CANONICAL,
+            params.tokens,
+            matches[rows],
         )
     return Judged(occupied, looked_at, matches, others, dict(zip(looked_at, places, strict=True)), turned)
 
