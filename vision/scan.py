@@ -32,7 +32,7 @@ from vision.read.cells import CellReading, Discs, photo_colours, read_cells
 from vision.read.emblems import emblem_colours, turned_pictures
 from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
 from vision.read.glare import clipped_shares, warriors_under_glare
-from vision.read.judge import Judged, judge_cells, weighed_shares
+from vision.read.judge import Judged, judge_cells, own_turned, weighed_shares
 from vision.read.numerals import read_gold_values
 from vision.read.slots import SlotReading, read_slots
 from vision.read.view import (
@@ -213,6 +213,14 @@ def _read_board(
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
         cells, judged, discs = _read_cells(view, profile, palisades, targets, params)
+        if profile.kind is Kind.LEARNT:
+            # A copy's colours read again with its pictures as this photo shows them, at any
+            # quarter turn, where it shows a warrior of them surely.
+            turned = own_turned(view, profile, cells, judged, params)
+            if turned is not None:
+                cells, _, _ = _read_cells(
+                    view, profile, palisades, targets, params, replace(judged, turned=turned), discs
+                )
         # The kit's colours are the ones this photo's light may have moved: read the colours again
         # against those the surest warriors show here, each cell as occupied as first judged (a
         # learnt or improvised copy's colours were seen in a photo already; read again, the raster

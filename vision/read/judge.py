@@ -4,7 +4,7 @@ readers' opinions beside it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -13,10 +13,18 @@ import vision.read.tokens as tokens_module
 from engine.board import CELLS, GOLD_CELLS, Cell
 from vision.colour import rgb_to_bgr_float, shaded_distance
 from vision.geometry import CANONICAL
-from vision.learn.pieces import EVERY_WORLD_WEIGHTS, Place, placed_warriors, warrior_probability
+from vision.learn.improvise import colour_picture
+from vision.learn.pieces import (
+    EVERY_WORLD_WEIGHTS,
+    Place,
+    balanced_face,
+    placed_warriors,
+    token_image,
+    warrior_probability,
+)
 from vision.looks import Kind, Looks
 from vision.params import SCAN_PARAMS, ScanParams
-from vision.read.cells import CellSigns, cell_pixels, occupied_probability
+from vision.read.cells import CellReading, CellSigns, cell_pixels, occupied_probability
 from vision.read.tokens import (
     any_turn_match,
     hidden_occupied,
@@ -66,8 +74,9 @@ class Judged:
     #: (:func:`vision.learn.pieces.placed_warriors`), for the readers after this one.
     places: dict[int, Place]
     #: Where the colours are read with the pictures matched at any quarter turn too (an improvised
-    #: profile's, :func:`weighed_shares`), ``matches`` so matched on the cells a warrior may stand on
-    #: (:attr:`vision.params.ScanParams.maybe_occupied`); None where they are read near upright.
+    #: profile's, :func:`weighed_shares`, on the cells a warrior may stand on,
+    #: :attr:`vision.params.ScanParams.maybe_occupied`; a learnt one's as the photo shows them,
+    #: :func:`own_turned`), those matches; None where they are read near upright.
     turned: FloatArray | None = None
 
 
@@ -130,9 +139,10 @@ def weighed_shares(
     in its own light, are matched at every quarter turn. A copy's pictures, learnt from its setup
     photo in another light, are matched near upright: read at every quarter turn too, the tuning
     copies gained, the path-traced test copies read no more cells right and left more mistakes
-    unmarked (thirty-first, thirty-second and forty-seventh rounds, docs/benchmarks.md). A warrior
-    read surely whose colour another colour's learnt picture beats at any quarter turn is doubted
-    instead (:func:`vision.read.emblems.turned_pictures`).
+    unmarked (thirty-first, thirty-second and forty-seventh rounds, docs/benchmarks.md). Its
+    colours are read a second time with the pictures this photo's own sure warriors give
+    (:func:`own_turned`), and a warrior read surely whose colour another colour's learnt picture
+    beats at any quarter turn is doubted (:func:`vision.read.emblems.turned_pictures`).
     """
     shares = signs.shares.copy()
     gold_hidden = hidden_gold(profile)
@@ -159,6 +169,34 @@ def weighed_shares(
     )
     shares[looked_at, 1:] = players / players.sum(axis=1, keepdims=True) * (1 - shares[looked_at, :1])
     return shares
+
+
+def own_turned(
+    view: BoardView, profile: Looks, reading: CellReading, judged: Judged, params: ScanParams = SCAN_PARAMS
+) -> FloatArray | None:
+    """The matches a learnt copy's colours are read with a second time (:attr:`Judged.turned`): on
+    the cells :func:`judge_cells` looked at, each colour's picture as this photo shows it, matched
+    at any quarter turn; or None where ``reading`` holds no warrior read surely.
+
+    A colour's picture here is :func:`vision.learn.improvise.colour_picture` of its warriors read
+    at least :attr:`vision.read.cells.CellParams.sure` (one is enough), where :func:`judge_cells`
+    placed them; a colour with none keeps the copy's own, learnt from its setup photo. The setup
+    photo showed each colour's warrior in another light, one way round: matched at any quarter turn,
+    its pictures found other colours' warriors too often (:func:`weighed_shares`); this photo's own
+    warriors, in its own light, do not.
+    """
+    labels = np.argmax(reading.probabilities, axis=1)
+    surest = reading.probabilities.max(axis=1)
+    face = balanced_face(view.balanced)
+    pictures = {}
+    for column, name in enumerate(reading.colours, start=2):
+        sure = [n for n in judged.looked_at if labels[n] == column and surest[n] >= params.cells.sure]
+        if sure:
+            pictures[name] = colour_picture([token_image(face, judged.places[n], CANONICAL) for n in sure])
+    if not pictures:
+        return None
+    own = replace(profile, tokens={**profile.tokens, **pictures})
+    return any_turn_match(view.balanced, own, [CELLS[n] for n in judged.looked_at], CANONICAL, params.tokens)
 
 
 def picture_signs(
