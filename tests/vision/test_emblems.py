@@ -15,8 +15,8 @@ from vision.learn.pieces import balanced_face, find_token
 from vision.looks import Kind, Looks, reference_looks
 from vision.read.cells import EMPTY, GOLD, CellReading, cell_signs
 from vision.read.emblems import EmblemParams, emblem_colours, turned_pictures
-from vision.read.judge import judge_cells, weighed_shares
-from vision.read.tokens import token_match
+from vision.read.judge import judge_cells, own_turned, weighed_shares
+from vision.read.tokens import any_turn_match, token_match
 from vision.read.view import BoardView, token_colours
 
 ORANGE = (0.14, 0.48, 0.88)
@@ -270,6 +270,39 @@ def test_pictures_improvised_from_the_photo_read_its_colours_at_any_quarter_turn
     # A setup photo's pictures are matched near upright: f5 reads as charcoal, and turned_pictures
     # doubts it (the test above).
     assert colours(Kind.LEARNT)["f5"] == "charcoal"
+
+
+def test_a_learnt_copys_colours_are_read_again_with_the_pictures_its_sure_warriors_show() -> None:
+    # The setup photo showed the petrol warrior in a warm light: its learnt picture's back is
+    # brown, its bars faint. Here e5's petrol warrior is read surely; f5's, a quarter turn round
+    # from the learnt picture, reads as charcoal near upright.
+    warriors = {
+        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
+        "c3": (CHARCOAL, "corner", 0.95),
+    }  # fmt: skip
+    photo = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    warm = (warrior_back((0.2, 0.3, 0.45), "bars", 0.5, 90) * 255).astype(np.uint8)
+    copy = replace(learnt_copy(), tokens={**learnt_copy().tokens, "petrol": warm})
+    colours = ("charcoal", "petrol")
+    signs = cell_signs(photo, np.full_like(photo, 0.42), token_colours(copy))
+    view = cast(BoardView, SimpleNamespace(balanced=photo))
+    judged = judge_cells(view, copy, signs)
+    f5 = next(cell.number for cell in CELLS if cell.name == "f5")
+    assert weighed_shares(view, copy, signs, judged)[f5, 1:].argmax() == colours.index("charcoal")
+    first = reading_of(
+        {"a5": ("charcoal", 0.97), "e5": ("petrol", 0.97), "c3": ("charcoal", 0.97), "f5": ("charcoal", 0.6)},
+        colours,
+    )
+    turned = own_turned(view, copy, first, judged)
+    assert turned is not None
+    again = weighed_shares(view, copy, signs, replace(judged, turned=turned))
+    assert again[f5, 1:].argmax() == colours.index("petrol")
+    # The picture e5 gives matches f5 far better than the learnt one does, at any quarter turn.
+    row = judged.looked_at.index(f5)
+    learnt = any_turn_match(photo, copy, [CELLS[n] for n in judged.looked_at])
+    assert turned[row, 1] > learnt[row, 1] + 0.15
+    # Without a warrior read surely, the photo gives no picture of its own to read with.
+    assert own_turned(view, copy, reading_of({"f5": ("charcoal", 0.6)}, colours), judged) is None
 
 
 def test_pictures_made_from_the_photo_itself_judge_no_warrior_of_it() -> None:
