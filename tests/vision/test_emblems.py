@@ -207,15 +207,25 @@ def learnt_copy(kind: Kind = Kind.LEARNT) -> Looks:
     return replace(reference_looks(), name="tundra", colours=colours, tokens=pictures, kind=kind)
 
 
+#: Two charcoal warriors and two petrol ones; c3's and f5's lie a quarter turn round from their
+#: pictures, a5's and e5's as the setup photo showed theirs.
+TUNDRA_WARRIORS = {
+    "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
+    "c3": (CHARCOAL, "corner", 0.95),
+}  # fmt: skip
+
+
+def tundra_board() -> np.ndarray:
+    """:data:`TUNDRA_WARRIORS` on a balanced view."""
+    return board_with(TUNDRA_WARRIORS, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+
+
 def test_a_warrior_turned_a_quarter_whose_picture_is_another_colours_is_listed_and_keeps_its_reading() -> (
     None
 ):
     # Read surely as petrol, c3's L is the charcoal picture's, set down a quarter turn round.
-    warriors = {
-        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
-        "c3": (CHARCOAL, "corner", 0.95),
-    }  # fmt: skip
-    view = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    warriors = TUNDRA_WARRIORS
+    view = tundra_board()
     colours = ("charcoal", "petrol")
     before = reading_of(
         {"a5": ("charcoal", 0.97), "e5": ("petrol", 0.97), "f5": ("petrol", 0.97), "c3": ("petrol", 0.97)},
@@ -250,13 +260,9 @@ def test_pictures_improvised_from_the_photo_read_its_colours_at_any_quarter_turn
     # f5's petrol warrior lies a quarter turn round from the petrol picture: its bars stand on
     # end. Its colour votes say petrol; near upright, the charcoal picture matches it better, by
     # enough to outweigh them.
-    warriors = {
-        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
-        "c3": (CHARCOAL, "corner", 0.95),
-    }  # fmt: skip
-    photo = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    photo = tundra_board()
     columns = ("gold", "charcoal", "petrol")
-    number = {name: next(cell.number for cell in CELLS if cell.name == name) for name in warriors}
+    number = {name: next(cell.number for cell in CELLS if cell.name == name) for name in TUNDRA_WARRIORS}
     # The judge reads the balanced view alone.
     view = cast(BoardView, SimpleNamespace(balanced=photo))
 
@@ -276,11 +282,7 @@ def test_a_learnt_copys_colours_are_read_again_with_the_pictures_its_sure_warrio
     # The setup photo showed the petrol warrior in a warm light: its learnt picture's back is
     # brown, its bars faint. Here e5's petrol warrior is read surely; f5's, a quarter turn round
     # from the learnt picture, reads as charcoal near upright.
-    warriors = {
-        "a5": (CHARCOAL, "corner", 0.95), "e5": (PETROL, "bars", 0.95), "f5": (PETROL, "bars", 0.95),
-        "c3": (CHARCOAL, "corner", 0.95),
-    }  # fmt: skip
-    photo = board_with(warriors, {"a5": 0, "e5": 0, "f5": 1, "c3": 1})
+    photo = tundra_board()
     warm = (warrior_back((0.2, 0.3, 0.45), "bars", 0.5, 90) * 255).astype(np.uint8)
     copy = replace(learnt_copy(), tokens={**learnt_copy().tokens, "petrol": warm})
     colours = ("charcoal", "petrol")
