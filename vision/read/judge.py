@@ -181,9 +181,10 @@ def own_turned(
     A colour's picture here is :func:`vision.learn.improvise.colour_picture` of its warriors read
     at least :attr:`vision.read.cells.CellParams.sure` (one is enough), where :func:`judge_cells`
     placed them; a colour with none keeps the copy's own, learnt from its setup photo. The setup
-    photo showed each colour's warrior in another light, one way round: matched at any quarter turn,
-    its pictures found other colours' warriors too often (:func:`weighed_shares`); this photo's own
-    warriors, in its own light, do not.
+    photo showed each colour's warrior in another light, one way round: its pictures matched at any
+    quarter turn read the test copies no better and left more mistakes unmarked
+    (:func:`weighed_shares`); this photo's own warriors, in its own light, read them better and
+    left none more.
     """
     labels = np.argmax(reading.probabilities, axis=1)
     surest = reading.probabilities.max(axis=1)
