@@ -28,7 +28,7 @@ from vision.looks import Kind, Looks
 from vision.parallel import both
 from vision.params import SCAN_PARAMS, ScanParams
 from vision.read.assemble import Assembled, assemble
-from vision.read.cells import CellReading, Discs, photo_colours, read_cells
+from vision.read.cells import CellReading, CellSigns, Discs, photo_colours, read_cells
 from vision.read.emblems import emblem_colours, turned_pictures
 from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
 from vision.read.glare import clipped_shares, warriors_under_glare
@@ -212,14 +212,14 @@ def _read_board(
         slots = slots.ruling_out(view_stickless(view, params) | beyond.slots)
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]
-        cells, judged, discs = _read_cells(view, profile, palisades, targets, params)
+        cells, judged, cell_signs = _read_cells(view, profile, palisades, targets, params)
         if profile.kind is Kind.LEARNT:
             # A copy's colours read again with its pictures as this photo shows them, at any
-            # quarter turn, where it shows a warrior of them surely.
+            # quarter turn, where it shows a warrior of them surely: the same signs, weighed anew.
             turned = own_turned(view, profile, cells, judged, params)
             if turned is not None:
-                cells, _, _ = _read_cells(
-                    view, profile, palisades, targets, params, replace(judged, turned=turned), discs
+                cells = _weighed_reading(
+                    view, profile, cell_signs, replace(judged, turned=turned), targets, params
                 )
         # The kit's colours are the ones this photo's light may have moved: read the colours again
         # against those the surest warriors show here, each cell as occupied as first judged (a
@@ -229,7 +229,7 @@ def _read_board(
         if profile.kind is Kind.REFERENCE:
             seen = photo_colours(view.balanced, cells, targets, view.white, CANONICAL, params.cells)
         if any(seen[name] is not targets[name] for name in targets):
-            cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, discs)
+            cells, _, _ = _read_cells(view, profile, palisades, seen, params, judged, cell_signs.discs)
         cells = emblem_colours(view.balanced, cells, CANONICAL, params.emblems, params.pieces, judged.places)
         upright = dict(zip(judged.looked_at, judged.matches, strict=True))
         cells = turned_pictures(
@@ -246,12 +246,26 @@ def _read_cells(
     params: ScanParams,
     judged: Judged | None = None,
     discs: Discs | None = None,
-) -> tuple[CellReading, Judged, Discs]:
+) -> tuple[CellReading, Judged, CellSigns]:
     """The cells read with the tokens' colours ``targets`` (gold's first, then each player's), how
-    they were judged (:func:`judge_cells`), unless already (``judged``), and what the discs showed
-    before any colour was compared (:class:`vision.read.cells.Discs`: ``discs``, if already seen)."""
+    they were judged (:func:`judge_cells`), unless already (``judged``), and their signs, which hold
+    what the discs showed before any colour was compared (:class:`vision.read.cells.Discs`:
+    ``discs``, if already seen)."""
     signs = view_cell_signs(view, profile, palisades, params, targets, discs)
     judged = judged or judge_cells(view, profile, signs, params)
+    return _weighed_reading(view, profile, signs, judged, targets, params), judged, signs
+
+
+def _weighed_reading(
+    view: BoardView,
+    profile: Looks,
+    signs: CellSigns,
+    judged: Judged,
+    targets: dict[str, npt.NDArray[np.float32]],
+    params: ScanParams,
+) -> CellReading:
+    """The cells read from their ``signs`` against ``targets``, the colours weighed as ``judged``
+    says (:func:`vision.read.judge.weighed_shares`)."""
     reading = read_cells(
         replace(signs, shares=weighed_shares(view, profile, signs, judged, params)),
         tuple(name for name in targets if name != "gold"),
@@ -259,7 +273,7 @@ def _read_cells(
         params.cells,
         judged.others,
     )
-    return replace(reading, alike=profile.alike, colours_from=profile.kind), judged, signs.discs
+    return replace(reading, alike=profile.alike, colours_from=profile.kind)
 
 
 def _assemble(

@@ -466,15 +466,9 @@ def colour_picture(pictures: list[Image]) -> Image:
     >>> any(bool((_middle(turned) == np.rot90(mark, k)).all()) for k in range(4))  # not turned alike
     False
     """
-    if len(pictures) < 2:
-        return pictures[0].copy()
     matches, turns = _emblem_matches(pictures)
     anchor = max(range(len(pictures)), key=lambda k: float(matches[k].sum()))
-    turned = [
-        picture if k == anchor else np.ascontiguousarray(np.rot90(picture, int(turns[k, anchor])))
-        for k, picture in enumerate(pictures)
-    ]
-    return _middle(turned)
+    return _middle([np.rot90(picture, int(turns[k, anchor])) for k, picture in enumerate(pictures)])
 
 
 def _middle(pictures: list[Image]) -> Image:
