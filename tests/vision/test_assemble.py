@@ -247,6 +247,8 @@ def test_the_slots_are_chosen_by_the_bar_of_the_face_the_cells_were_read_on(kind
     from vision.read.slots import FEATURES, SlotReading
 
     features = np.zeros((len(SLOTS), len(FEATURES)))
+    features[:, FEATURES.index("line_narrow")] = 1.0  # the bare card shows its lines...
+    features[10, FEATURES.index("line_narrow")] = 0.0  # ...but on slot 10
     whole = np.full(len(SLOTS), 0.02)
     plain = whole.copy()
     plain[10] = 0.75  # between an improvised face's bar and a kit's
@@ -255,6 +257,26 @@ def test_the_slots_are_chosen_by_the_bar_of_the_face_the_cells_were_read_on(kind
     assert (SLOTS[10] in assembled.position.palisades) is (kind is Kind.IMPROVISED)
     # Read or not, the two readers disagree, and the slot is marked either way.
     assert assembled.slot_confidence[10] < ASSEMBLE_PARAMS.uncertain
+
+
+def test_on_a_photo_whose_printed_lines_hardly_show_the_plain_reader_decides_and_doubts_are_marked() -> None:
+    from vision.read.assemble import assemble
+    from vision.read.slots import FEATURES, SlotReading
+
+    features = np.zeros((len(SLOTS), len(FEATURES)))  # no slot shows its printed line
+    whole = np.full(len(SLOTS), 0.02)
+    plain = whole.copy()
+    whole[10], plain[10] = 0.4, 0.8  # wood the whole reader doubts: a palisade
+    whole[20], plain[20] = 0.7, 0.1  # the whole reader alone: none
+    cells = board({}, colours_from=Kind.LEARNT)
+    assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2])
+    assert {slot.number for slot in assembled.position.palisades} == {10}
+    assert (assembled.slot_confidence[[10, 20]] < ASSEMBLE_PARAMS.uncertain).all()
+    # Where the bare card shows its lines, the whole reader decides as before.
+    features[:, FEATURES.index("line_narrow")] = 1.0
+    features[[10, 20], FEATURES.index("line_narrow")] = 0.0
+    assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2])
+    assert {slot.number for slot in assembled.position.palisades} == {20}
 
 
 @pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])
