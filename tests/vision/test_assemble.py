@@ -259,7 +259,7 @@ def test_the_slots_are_chosen_by_the_bar_of_the_face_the_cells_were_read_on(kind
     assert assembled.slot_confidence[10] < ASSEMBLE_PARAMS.uncertain
 
 
-def test_on_a_photo_whose_printed_lines_hardly_show_the_plain_reader_decides_and_doubts_are_marked() -> None:
+def test_where_lines_hardly_show_or_glare_hides_a_slot_the_plain_reader_decides_and_is_doubted() -> None:
     from vision.read.assemble import assemble
     from vision.read.slots import FEATURES, SlotReading
 
@@ -277,6 +277,11 @@ def test_on_a_photo_whose_printed_lines_hardly_show_the_plain_reader_decides_and
     features[[10, 20], FEATURES.index("line_narrow")] = 0.0
     assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2])
     assert {slot.number for slot in assembled.position.palisades} == {20}
+    # ...but where a lamp's reflection hides a slot, the plain reader decides there.
+    glare = (np.zeros(len(CELLS)), np.where(np.arange(len(SLOTS)) == 20, 0.5, 0.0))
+    assembled = assemble(cells, SlotReading(whole, features, plain), {}, players=COLOURS[:2], glare=glare)
+    assert assembled.position.palisades == frozenset()
+    assert assembled.slot_confidence[20] < ASSEMBLE_PARAMS.uncertain
 
 
 @pytest.mark.parametrize("green", [sum(supply_for(3)), sum(supply_for(3)) + 2])

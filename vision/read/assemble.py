@@ -25,8 +25,8 @@ from vision.assignment import min_cost_assignment
 from vision.looks import Kind
 from vision.read.cells import EMPTY, GOLD, ON_GOLD, CellReading
 from vision.read.frame import Beyond
-from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare
-from vision.read.slots import SlotReading, bare_by_its_line, bare_by_line
+from vision.read.glare import GLARE_PARAMS, GlareParams, doubt_under_glare, hidden
+from vision.read.slots import SlotReading, bare_by_line
 
 FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -256,12 +256,48 @@ def _log_odds(probabilities: FloatArray) -> FloatArray:
     return odds
 
 
+def where_plain_decides(
+    slots: SlotReading,
+    glare: tuple[FloatArray, FloatArray] | None = None,
+    glare_params: GlareParams = GLARE_PARAMS,
+) -> npt.NDArray[np.bool_]:
+    """The slots the plain reader alone (:attr:`vision.read.slots.SlotReading.second`) reads:
+    every slot of a photo too few of whose slots show their printed line for its bare card to be
+    told by it (:func:`vision.read.slots.bare_by_line` finds none), and those a lamp's reflection
+    hides (:func:`vision.read.glare.hidden`).
+
+    The whole reader weighs the profile across each slot band by band, shaped by the printed
+    line beside the wood, and a reflection's bright edge can pass for a stick's lit top: on dark
+    art whose lines hardly show it missed palisades that every wood sign showed, and under glare it
+    read sticks with no wood at all. The plain reader weighs the direct signs alone. On the
+    path-traced tuning copies 160000-160047 read with their profiles, slot mistakes went
+    43 -> 37 by the first and -> 32 by both (boards exact 16 -> 18 of 48); without profiles
+    64 -> 56 -> 55; the raster tuning folders read as before (0 to 5 slot mistakes each).
+
+    >>> from vision.read.slots import FEATURES
+    >>> features = np.zeros((67, len(FEATURES)))
+    >>> reading = SlotReading(np.zeros(67), features)
+    >>> bool(where_plain_decides(reading).all())
+    True
+    >>> features[:, FEATURES.index("line_narrow")] = 1.0
+    >>> glare = (np.zeros(40), np.where(np.arange(67) == 3, 0.5, 0.0))
+    >>> np.flatnonzero(where_plain_decides(reading, glare)).tolist()
+    [3]
+    """
+    if not bare_by_line(slots.features).any():
+        return np.ones(len(SLOTS), bool)
+    if glare is None:
+        return np.zeros(len(SLOTS), bool)
+    return hidden(glare[1], glare_params)
+
+
 def choose_slots(
     probabilities: FloatArray,
     second: FloatArray | None = None,
     params: AssembleParams = ASSEMBLE_PARAMS,
     line_shown: FloatArray | None = None,
     kind: Kind = Kind.REFERENCE,
+    plain_decides: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[frozenset[Slot], FloatArray, list[Problem]]:
     """The likeliest palisade set with no territory under four cells and at most 35 palisades, and
     how sure each slot's reading is.
@@ -273,8 +309,8 @@ def choose_slots(
     the slots were read on a face of ``kind`` improvised from the photo) is read, unless
     ``line_shown`` (the share of each slot's length whose printed line shows narrowly: the
     ``line_narrow`` sign) says its line is not hidden (:attr:`AssembleParams.second_line_shown`).
-    Where too few slots show their line for the photo's bare card to be told by it
-    (:func:`vision.read.slots.bare_by_its_line` finds none), the second reader alone decides.
+    On the slots ``plain_decides`` marks (:func:`where_plain_decides`), the second reader alone
+    decides.
     Where the palisades read wall off a territory under four cells, those the two readers together
     (their log odds' mean) are least sure of give way (:func:`legal_palisades`).
 
@@ -288,23 +324,19 @@ def choose_slots(
     >>> [4 in {slot.number for slot in choose_slots(p, second, kind=kind)[0]} for kind in Kind]
     [False, False, True]
 
-    On a photo whose lines hardly show, the second reader's palisades, marked where the whole
-    reader doubts them:
+    Where the second reader decides, its palisades, marked where the whole reader doubts them:
 
-    >>> slots, sure, _ = choose_slots(p, second, line_shown=np.zeros(67))
+    >>> slots, sure, _ = choose_slots(p, second, line_shown=shown, plain_decides=np.arange(67) < 5)
     >>> sorted(slot.number for slot in slots), sure[:5].round(2).tolist()
     ([0, 2, 3, 4], [0.99, 0.01, 0.01, 0.01, 0.01])
     """
     chosen = probabilities > 0.5
-    # Dark art whose printed lines hardly show: there the whole reader missed palisades that every
-    # wood sign showed. On the path-traced tuning copies 160000-160047, read with their profiles,
-    # slot mistakes went 43 -> 37 (without: 64 -> 56); the raster tuning folders read as before.
-    if second is not None and line_shown is not None and not bare_by_its_line(line_shown).any():
-        chosen = second > 0.5
     if second is not None:
-        hidden = np.ones(len(SLOTS), bool) if line_shown is None else line_shown < params.second_line_shown
+        unlined = np.ones(len(SLOTS), bool) if line_shown is None else line_shown < params.second_line_shown
         bar = params.improvised_second_sure if kind is Kind.IMPROVISED else params.second_sure
-        chosen |= (second > bar) & hidden
+        chosen |= (second > bar) & unlined
+        if plain_decides is not None:
+            chosen = np.where(plain_decides, second > 0.5, chosen)
     confidence = np.where(chosen, probabilities, 1 - probabilities)
     warnings: list[Problem] = []
     if chosen.sum() > TOTAL_PALISADES:
@@ -1093,8 +1125,8 @@ def doubt_glare(
     """The confidences capped where glare hides a cell or slot (:func:`vision.read.glare.doubt_under_glare`),
     the cells and slots so hidden, and one warning naming them all (none where nothing is hidden)."""
     cell_glare, slot_glare = glare
-    cells = set(np.flatnonzero(cell_glare >= parameters.doubt_share).tolist())
-    slots = set(np.flatnonzero(slot_glare >= parameters.doubt_share).tolist())
+    cells = set(np.flatnonzero(hidden(cell_glare, parameters)).tolist())
+    slots = set(np.flatnonzero(hidden(slot_glare, parameters)).tolist())
     warnings = naming(
         "glare",
         "a lamp's reflection hides {}: check them on the board, or take the photo from where the lamp "
@@ -1264,8 +1296,9 @@ def assemble(
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
     palisades, slot_confidence, slot_warnings = choose_slots(
-        slots.probabilities, slots.second, params, slots.sign("line_narrow"), cells.colours_from
-    )
+        slots.probabilities, slots.second, params, slots.sign("line_narrow"), cells.colours_from,
+        where_plain_decides(slots, glare, glare_params),
+    )  # fmt: skip
     warnings += slot_warnings
     # A slot beyond the photo shows no line, and says nothing of the photo's sharpness.
     out = frozenset() if beyond is None else frozenset(SLOTS[i] for i in np.flatnonzero(beyond.slots))

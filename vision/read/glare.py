@@ -193,8 +193,17 @@ def doubt_under_glare(
     >>> doubt_under_glare(np.array([0.99, 0.99, 0.6]), np.array([0.0, 0.5, 0.5])).tolist()
     [0.99, 0.7, 0.6]
     """
-    lost = shares >= parameters.doubt_share
-    return np.where(lost, np.minimum(confidence, parameters.doubtful), confidence)
+    return np.where(hidden(shares, parameters), np.minimum(confidence, parameters.doubtful), confidence)
+
+
+def hidden(shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -> npt.NDArray[np.bool_]:
+    """Which elements glare hides: those it covers at least :attr:`GlareParams.doubt_share` of.
+
+    >>> hidden(np.array([0.0, 0.2, 0.5])).tolist()
+    [False, True, True]
+    """
+    lost: npt.NDArray[np.bool_] = shares >= parameters.doubt_share
+    return lost
 
 
 def stickless(slot_shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -> Mask:

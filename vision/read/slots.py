@@ -627,17 +627,7 @@ def bare_by_line(features: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.
     """The slots of one photo's :attr:`SlotSigns.features` that its printed line says are bare: the line
     shows narrowly along :attr:`SlotParams.bare_line` of their length. None, where fewer than
     :attr:`SlotParams.least_bare` do: too few to tell what this photo's bare card looks like."""
-    return bare_by_its_line(features[:, FEATURES.index("line_narrow")], params)
-
-
-def bare_by_its_line(line_narrow: FloatArray, params: SlotParams = SLOT_PARAMS) -> npt.NDArray[np.bool_]:
-    """:func:`bare_by_line` from the ``line_narrow`` sign alone, slot by slot.
-
-    >>> shown = np.zeros(67); shown[:8] = 0.9
-    >>> int(bare_by_its_line(shown).sum()), int(bare_by_its_line(shown[:-1] * (np.arange(66) > 0)).sum())
-    (8, 0)
-    """
-    bare: npt.NDArray[np.bool_] = line_narrow >= params.bare_line
+    bare: npt.NDArray[np.bool_] = features[:, FEATURES.index("line_narrow")] >= params.bare_line
     return bare if bare.sum() >= params.least_bare else np.zeros_like(bare)
 
 
