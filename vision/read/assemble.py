@@ -272,7 +272,7 @@ def where_plain_decides(
     read sticks with no wood at all. The plain reader weighs the direct signs alone. On the
     path-traced tuning copies 160000-160047 read with their profiles, slot mistakes went
     43 -> 37 by the first and -> 32 by both (boards exact 16 -> 18 of 48); without profiles
-    64 -> 56 -> 55; the raster tuning folders read as before (0 to 5 slot mistakes each).
+    64 -> 56 -> 55; the raster tuning folders as before but one slot better (0 to 5 mistakes each).
 
     >>> from vision.read.slots import FEATURES
     >>> features = np.zeros((67, len(FEATURES)))
