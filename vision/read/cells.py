@@ -117,6 +117,22 @@ class CellReading:
         index = int(np.argmax(self.probabilities[number]))
         return ("empty", "gold", *self.colours)[index]
 
+    def read_surely(self, sure: float) -> dict[str, npt.NDArray[np.intp]]:
+        """Per colour, the cells read as its warrior with a probability of at least ``sure``.
+
+        >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
+        >>> probabilities[3] = (0.0, 0.0, 0.95, 0.05); probabilities[4] = (0.0, 0.0, 0.3, 0.7)
+        >>> reading = CellReading(("orange", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
+        >>> {name: cells.tolist() for name, cells in reading.read_surely(0.9).items()}
+        {'orange': [3], 'blue': []}
+        """
+        labels = np.argmax(self.probabilities, axis=1)
+        surest = self.probabilities.max(axis=1)
+        return {
+            name: np.flatnonzero((labels == column) & (surest >= sure))
+            for column, name in enumerate(self.colours, start=GOLD + 1)
+        }
+
     def with_warriors_under_glare(
         self, cells: npt.NDArray[np.bool_], occupied: float, sure: float = 0.9
     ) -> CellReading:
@@ -140,9 +156,7 @@ class CellReading:
         True
         """
         probabilities = self.probabilities.copy()
-        labels = np.argmax(probabilities, axis=1)
-        surely = (probabilities.max(axis=1) >= sure) & (labels > GOLD)
-        counts = np.bincount(labels[surely] - GOLD - 1, minlength=len(self.colours)).astype(np.float64)
+        counts = np.array([len(cells) for cells in self.read_surely(sure).values()], np.float64)
         prior = counts / counts.sum() if counts.sum() else np.full(len(self.colours), 1 / len(self.colours))
         changed = []
         # A warrior read already (off the gold, whatever is not empty is one: what looks gold too)
@@ -544,12 +558,9 @@ def photo_colours(
     pixels = cell_pixels(balanced, view, params=params)
     colour, saturated = _chroma_of(pixels, white, params)
     nearest = np.argmax(colour @ directions.T, axis=-1)
-    labels = np.argmax(reading.probabilities, axis=1)
-    surest = reading.probabilities.max(axis=1)
     result = dict(targets)
-    for column, name in enumerate(reading.colours, start=2):
+    for name, sure in reading.read_surely(params.sure).items():
         index = names.index(name)
-        sure = np.flatnonzero((labels == column) & (surest >= params.sure))
         if len(sure) < params.least_sure:
             continue
         chosen = saturated[sure] & (nearest[sure] == index)

@@ -250,7 +250,7 @@ def warriors_under_glare(
     :attr:`GlareParams.line_beside_mm` of the printed lines do not count (a reflection that clips
     the card hides its lines too).
     """
-    glared = (cell_shares >= parameters.doubt_share) & np.array([cell not in GOLD_CELLS for cell in CELLS])
+    glared = hidden(cell_shares, parameters) & np.array([cell not in GOLD_CELLS for cell in CELLS])
     found = np.zeros(len(CELLS), bool)
     if not glared.any():
         return found

@@ -186,12 +186,10 @@ def own_turned(
     (:func:`weighed_shares`); this photo's own warriors, in its own light, read them better and
     left none more.
     """
-    labels = np.argmax(reading.probabilities, axis=1)
-    surest = reading.probabilities.max(axis=1)
     face = balanced_face(view.balanced)
     pictures = {}
-    for column, name in enumerate(reading.colours, start=2):
-        sure = [n for n in judged.looked_at if labels[n] == column and surest[n] >= params.cells.sure]
+    for name, surely in reading.read_surely(params.cells.sure).items():
+        sure = [n for n in judged.looked_at if n in surely]
         if sure:
             pictures[name] = colour_picture([token_image(face, judged.places[n], CANONICAL) for n in sure])
     if not pictures:
