@@ -31,7 +31,7 @@ from vision.read.assemble import Assembled, assemble
 from vision.read.cells import CellReading, CellSigns, Discs, photo_colours, read_cells
 from vision.read.emblems import emblem_colours, turned_pictures
 from vision.read.frame import Beyond, beyond_frame, refuse_cut_off
-from vision.read.glare import clipped_shares, warriors_under_glare
+from vision.read.glare import clipped_shares, outlines_under_glare
 from vision.read.judge import Judged, judge_cells, own_turned, weighed_shares
 from vision.read.numerals import read_gold_values
 from vision.read.slots import SlotReading, read_slots
@@ -160,10 +160,11 @@ def scan_image(
     glare = None if view.clipped is None else clipped_shares(view.clipped, params.glare)
     if glare is not None:
         with timer.stage("cells"):
-            hidden = warriors_under_glare(
+            outlines = outlines_under_glare(
                 image, view.located.homography, glare[0], palisades, view.camera, params.glare
             )
-            cells = cells.with_warriors_under_glare(hidden & ~beyond.cells, params.glare.doubtful)
+            cells = cells.with_warriors_under_glare(outlines.found & ~beyond.cells, params.glare.doubtful)
+            cells = cells.without_warriors_under_glare(outlines.bare & ~beyond.cells, params.glare.doubtful)
     readings = Readings(cells, slots, gold, glare, unknown, params, beyond)
     with timer.stage("assemble"):
         assembled, report = _assemble(readings, players, variant)

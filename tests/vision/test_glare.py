@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -10,7 +12,16 @@ from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.geometry import CANONICAL, cell_origin_mm, slot_segment_mm
 from vision.read.assemble import assemble
 from vision.read.cells import EMPTY, CellReading
-from vision.read.glare import GlareParams, clipped_mask, clipped_shares, doubt_under_glare, on_card, stickless
+from vision.read.glare import (
+    GlareParams,
+    Outlines,
+    clipped_mask,
+    clipped_shares,
+    doubt_under_glare,
+    on_card,
+    outlines_under_glare,
+    stickless,
+)
 from vision.read.slots import FEATURES as SLOT_FEATURES
 from vision.read.slots import SlotReading, palisade_mask
 
@@ -316,3 +327,79 @@ def test_a_pixel_is_lost_when_as_many_channels_as_asked_reach_the_ceiling(channe
     expected = cv2.morphologyEx(at_ceiling, cv2.MORPH_OPEN, np.ones((width, width), np.uint8)).astype(bool)
     assert np.array_equal(clipped_mask(image, params), expected)
     assert 0 < expected.mean() < 1
+
+
+GLARED_CORNERS = [[150, 120], [1450, 160], [1400, 1040], [180, 1000]]
+
+
+def outlines_of(photo: np.ndarray) -> Outlines:
+    """What the outlines say under the glare of a photo of the reference face at GLARED_CORNERS."""
+    from faces import photo_of_face
+
+    from vision.read.rectify import rectify
+
+    _, homography = photo_of_face(GLARED_CORNERS)
+    cell_shares, _ = clipped_shares(clipped_mask(rectify(photo, homography, CANONICAL)))
+    return outlines_under_glare(photo, homography, cell_shares)
+
+
+def test_under_a_reflection_wider_than_a_warrior_a_cell_with_no_side_is_bare_and_one_with_two_found() -> None:
+    bare_photo, cell = glared_photo(warrior_on=None)
+    bare = outlines_of(bare_photo)
+    assert bare.bare[cell.number] and not bare.found[cell.number]
+    warrior = outlines_of(glared_photo(warrior_on=cell)[0])
+    assert warrior.found[cell.number] and not warrior.bare[cell.number]
+    assert not (bare.bare & bare.found).any()
+    assert not bare.bare[[c.number for c in GOLD_CELLS]].any()
+
+
+@pytest.mark.parametrize(("radius_mm", "is_bare"), [(16.0, False), (30.0, True)])
+def test_a_clipped_patch_no_larger_than_a_warrior_may_be_a_white_one_and_is_never_called_bare(
+    radius_mm: float, is_bare: bool
+) -> None:
+    # A white warrior in a bright light clips as the card does, and covers at most
+    # (WARRIOR_SIDE_MM / PITCH_MM) ** 2 of its cell; a reflection wider than that lies on the card.
+    from faces import photo_of_face
+
+    from vision.geometry import cell_centre_mm
+    from vision.locate.features import project
+
+    photo, homography = photo_of_face(GLARED_CORNERS)
+    cell = Cell(2, 2)
+    x, y = cell_centre_mm(cell)
+    turn = np.linspace(0, 2 * np.pi, 180)
+    rim = np.c_[x + radius_mm * np.cos(turn), y + radius_mm * np.sin(turn)]
+    cv2.fillPoly(photo, [np.round(project(homography, rim)).astype(np.int32)], (255, 255, 255))
+    outlines = outlines_of(photo)
+    assert outlines.bare[cell.number] == is_bare
+    assert not outlines.found[cell.number]
+
+
+def test_a_pale_warrior_read_in_the_reflection_on_the_bare_card_is_read_empty_and_doubted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A reader that knows a pale colour (a copy's white warriors) sees one in the clipped white.
+    import vision.scan as scan_module
+    from vision.scan import scan_image
+
+    photo, cell = glared_photo(warrior_on=None)
+    read = scan_module._read
+
+    def reading_a_pale_warrior_on(on: Cell):  # type: ignore[no-untyped-def]
+        def pale_warrior_read(*args, **kwargs):  # type: ignore[no-untyped-def]
+            beyond, gold, (slots, palisades, cells) = read(*args, **kwargs)
+            probabilities = cells.probabilities.copy()
+            probabilities[on.number] = 0.0
+            probabilities[on.number, [EMPTY, EMPTY + 2]] = (0.1, 0.9)
+            return beyond, gold, (slots, palisades, replace(cells, probabilities=probabilities))
+
+        return pale_warrior_read
+
+    monkeypatch.setattr(scan_module, "_read", reading_a_pale_warrior_on(cell))
+    reading = scan_image(photo)
+    assert cell not in {warrior.cell for warrior in reading.position.warriors}
+    assert reading.assembled.cell_confidence[cell.number] <= GlareParams().doubtful
+    # The same reader's warrior away from the reflection stands.
+    away = Cell(0, 0)
+    monkeypatch.setattr(scan_module, "_read", reading_a_pale_warrior_on(away))
+    assert away in {warrior.cell for warrior in scan_image(photo).position.warriors}

@@ -137,7 +137,7 @@ class CellReading:
         self, cells: npt.NDArray[np.bool_], occupied: float, sure: float = 0.9
     ) -> CellReading:
         """This reading with a warrior ``occupied`` likely on ``cells`` (off the gold) read empty,
-        where a lamp's reflection clipped it (:func:`vision.read.glare.warriors_under_glare`).
+        where a lamp's reflection clipped it (:attr:`vision.read.glare.Outlines.found`).
 
         Its colour is whatever colour the reflection left to vote (:attr:`votes`); where none did,
         each player's share of the warriors read at least ``sure`` elsewhere on the board: the guess
@@ -171,6 +171,26 @@ class CellReading:
             probabilities[number] = np.concatenate([[empty, 0.0], occupied * colours]) / (empty + occupied)
             changed.append(int(number))
         return replace(self, probabilities=probabilities, under_glare=tuple(changed))
+
+    def without_warriors_under_glare(self, cells: npt.NDArray[np.bool_], empty: float) -> CellReading:
+        """This reading with ``cells`` (off the gold) read as a warrior read empty, ``empty``
+        likely, where a lamp's reflection clipped the card and no warrior's outline shows
+        (:attr:`vision.read.glare.Outlines.bare`): a reader that knows a pale colour sees it in
+        the clipped white. What is left of the warrior keeps its colours' shares as read.
+
+        >>> probabilities = np.zeros((40, 4)); probabilities[:, EMPTY] = 1.0
+        >>> probabilities[[5, 6]] = (0.1, 0.0, 0.6, 0.3)
+        >>> reading = CellReading(("white", "blue"), probabilities, np.zeros((40, 4)), np.zeros(40))
+        >>> bare = reading.without_warriors_under_glare(np.isin(np.arange(40), [5, 7, 9]), 0.7)
+        >>> bare.label(5), bare.label(6), bare.label(7), bare.probabilities[5].round(2).tolist()
+        ('empty', 'white', 'empty', [0.7, 0.0, 0.2, 0.1])
+        """
+        probabilities = self.probabilities.copy()
+        for number in np.flatnonzero(cells & ~ON_GOLD & (probabilities[:, EMPTY] < 0.5)):
+            players = probabilities[number, GOLD + 1 :]
+            shares = players / players.sum() if players.sum() > 0 else np.full(len(players), 1 / len(players))
+            probabilities[number] = np.concatenate([[empty, 0.0], (1 - empty) * shares])
+        return replace(self, probabilities=probabilities)
 
     def unseen(self, cells: npt.NDArray[np.bool_]) -> CellReading:
         """This reading with no warrior read on ``cells``, by any reader, and the gold where the

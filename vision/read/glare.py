@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_CELLS, SLOTS, Slot
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
 from vision.colour import channel_sum
 from vision.geometry import (
     CANONICAL,
@@ -225,47 +225,67 @@ def stickless(slot_shares: FloatArray, parameters: GlareParams = GLARE_PARAMS) -
     return ruled_out
 
 
-def warriors_under_glare(
+@dataclass(frozen=True)
+class Outlines:
+    """What a warrior's outline says of each cell under glare (40 masks, cell number order)."""
+
+    #: A warrior's outline shows: the cell holds a warrior whatever its readers saw.
+    found: Mask
+    #: No side of a warrior's square steps from the clipped white, on a cell clipped over more of
+    #: its square than any warrior covers: the clipped white is the card, and the cell holds none.
+    bare: Mask
+
+
+def outlines_under_glare(
     image: Image,
     homography: FloatArray,
     cell_shares: FloatArray,
     palisades: Iterable[Slot] = (),
     camera: Camera | None = None,
     parameters: GlareParams = GLARE_PARAMS,
-) -> Mask:
+) -> Outlines:
     """Which cells under glare (``cell_shares``, :func:`clipped_shares`' first, at least
-    :attr:`GlareParams.doubt_share`) hold a warrior all the same, in a photo (BGR, ``homography``
-    from board millimetres to its pixels); the gold cells are not looked at.
+    :attr:`GlareParams.doubt_share`) show a warrior's outline, and which surely show none, in a
+    photo (BGR, ``homography`` from board millimetres to its pixels); the gold cells are not looked
+    at.
 
     The reflection clips a warrior's flat top as it clips the card, and the readers, seeing neither
     art nor colour, read the cell empty. Its outline is left: the side wall and the shadow the
     light and the camera catch draw sharp steps from the clipped white on two sides of a square of
     the warrior's size at least (:attr:`GlareParams.outline_step`), where the bare card under the
     reflection has none, and the square's inside is clipped as the card is
-    (:attr:`GlareParams.top_clipped`). Its colour is gone with its top: a warrior so found is read
-    doubtful whatever its colour is read as. Two palisades standing at a cell's corner draw two
-    such sides too, as do a cell's printed lines where pale art, not a reflection, clipped: the
-    edges within :attr:`GlareParams.beside_mm` of the ``palisades`` read (standing and leaning as
-    ``camera`` sees them, :func:`vision.read.slots.palisade_mask`) or
+    (:attr:`GlareParams.top_clipped`): :attr:`Outlines.found`. Its colour is gone with its top: a
+    warrior so found is read doubtful whatever its colour is read as. Two palisades standing at a
+    cell's corner draw two such sides too, as do a cell's printed lines where pale art, not a
+    reflection, clipped: the edges within :attr:`GlareParams.beside_mm` of the ``palisades`` read
+    (standing and leaning as ``camera`` sees them, :func:`vision.read.slots.palisade_mask`) or
     :attr:`GlareParams.line_beside_mm` of the printed lines do not count (a reflection that clips
     the card hides its lines too).
+
+    The other way round, a reader that knows a pale colour (a copy's white or cream warriors) sees
+    one in the clipped white: a white warrior clips too, in a bright light, and covers at most
+    ``(WARRIOR_SIDE_MM / PITCH_MM) ** 2`` of its cell. Where more of the cell than that clipped, the
+    lamp's reflection lies on the card, and a warrior under it would draw its outline; where not
+    one side of the square steps sharply on a straight line, the cell is bare
+    (:attr:`Outlines.bare`). The geometry sets the bound, not a fit.
     """
-    glared = hidden(cell_shares, parameters) & np.array([cell not in GOLD_CELLS for cell in CELLS])
+    looked_at = hidden(cell_shares, parameters) & np.array([cell not in GOLD_CELLS for cell in CELLS])
     found = np.zeros(len(CELLS), bool)
-    if not glared.any():
-        return found
+    bare = np.zeros(len(CELLS), bool)
+    if not looked_at.any():
+        return Outlines(found, bare)
     view = FaceRaster(parameters.outline_px_per_mm)
     face = rectify(image, homography, view)
     clipped = clipped_mask(face, parameters, view)
     s = view.px_per_mm
     lines = np.zeros(clipped.shape, np.uint8)
-    for cell in CELLS:
-        x0, y0 = cell_origin_mm(cell)
-        box = (round(x0 * s), round(y0 * s)), (round((x0 + PITCH_MM) * s), round((y0 + PITCH_MM) * s))
-        cv2.rectangle(lines, *box, 1, max(1, round(GRID_LINE_MM * s)))
+    boxes = [_cell_box(cell, s) for cell in CELLS]
+    for (c0, r0), (c1, r1) in boxes:
+        cv2.rectangle(lines, (c0, r0), (c1, r1), 1, max(1, round(GRID_LINE_MM * s)))
     sticks = palisade_mask(palisades, camera, view).astype(np.uint8)
     ignored = _beside(lines, parameters.line_beside_mm * s) | _beside(sticks, parameters.beside_mm * s)
-    for number in np.flatnonzero(glared):
+    warrior_share = (WARRIOR_SIDE_MM / PITCH_MM) ** 2
+    for number in np.flatnonzero(looked_at):
         cell = CELLS[number]
         (x, y, angle), sides, across = outlined_token(face, cell, view, ignore=ignored)
         top = np.zeros(clipped.shape, np.uint8)
@@ -273,9 +293,19 @@ def warriors_under_glare(
         cv2.fillPoly(top, [np.round(corners).astype(np.int32)], 1)
         top_share = float(clipped[top > 0].mean()) if top.any() else 0.0
         on_line = np.array([on_one_line(points, parameters.side_off_line_mm) for points in across])
-        straight = (sides >= parameters.outline_step) & (on_line >= parameters.side_on_line)
-        found[number] = straight.sum() >= 2 and top_share >= parameters.top_clipped
-    return found
+        straight = int(((sides >= parameters.outline_step) & (on_line >= parameters.side_on_line)).sum())
+        found[number] = straight >= 2 and top_share >= parameters.top_clipped
+        (c0, r0), (c1, r1) = boxes[number]
+        bare[number] = straight == 0 and float(clipped[r0:r1, c0:c1].mean()) > warrior_share
+    return Outlines(found, bare)
+
+
+def _cell_box(cell: Cell, px_per_mm: float) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A cell's square, its grid lines' middles included, as pixel corners (x, y) on a raster of
+    ``px_per_mm``."""
+    x0, y0 = cell_origin_mm(cell)
+    s = px_per_mm
+    return (round(x0 * s), round(y0 * s)), (round((x0 + PITCH_MM) * s), round((y0 + PITCH_MM) * s))
 
 
 def _beside(mask: npt.NDArray[np.uint8], reach_px: float) -> Mask:
