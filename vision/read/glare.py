@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.board import CELLS, GOLD_CELLS, SLOTS, Cell, Slot
+from engine.board import CELLS, GOLD_CELLS, SLOTS, Slot
 from vision.colour import channel_sum
 from vision.geometry import (
     CANONICAL,
@@ -279,9 +279,9 @@ def outlines_under_glare(
     clipped = clipped_mask(face, parameters, view)
     s = view.px_per_mm
     lines = np.zeros(clipped.shape, np.uint8)
-    boxes = [_cell_box(cell, s) for cell in CELLS]
-    for (c0, r0), (c1, r1) in boxes:
-        cv2.rectangle(lines, (c0, r0), (c1, r1), 1, max(1, round(GRID_LINE_MM * s)))
+    boxes = [view.cell_box(cell) for cell in CELLS]
+    for x0, y0, x1, y1 in boxes:
+        cv2.rectangle(lines, (x0, y0), (x1, y1), 1, max(1, round(GRID_LINE_MM * s)))
     sticks = palisade_mask(palisades, camera, view).astype(np.uint8)
     ignored = _beside(lines, parameters.line_beside_mm * s) | _beside(sticks, parameters.beside_mm * s)
     warrior_share = (WARRIOR_SIDE_MM / PITCH_MM) ** 2
@@ -295,17 +295,9 @@ def outlines_under_glare(
         on_line = np.array([on_one_line(points, parameters.side_off_line_mm) for points in across])
         straight = int(((sides >= parameters.outline_step) & (on_line >= parameters.side_on_line)).sum())
         found[number] = straight >= 2 and top_share >= parameters.top_clipped
-        (c0, r0), (c1, r1) = boxes[number]
-        bare[number] = straight == 0 and float(clipped[r0:r1, c0:c1].mean()) > warrior_share
+        x0, y0, x1, y1 = boxes[number]
+        bare[number] = straight == 0 and float(clipped[y0:y1, x0:x1].mean()) > warrior_share
     return Outlines(found, bare)
-
-
-def _cell_box(cell: Cell, px_per_mm: float) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A cell's square, its grid lines' middles included, as pixel corners (x, y) on a raster of
-    ``px_per_mm``."""
-    x0, y0 = cell_origin_mm(cell)
-    s = px_per_mm
-    return (round(x0 * s), round(y0 * s)), (round((x0 + PITCH_MM) * s), round((y0 + PITCH_MM) * s))
 
 
 def _beside(mask: npt.NDArray[np.uint8], reach_px: float) -> Mask:
