@@ -157,7 +157,7 @@ class CellReading:
         """
         probabilities = self.probabilities.copy()
         counts = np.array([len(cells) for cells in self.read_surely(sure).values()], np.float64)
-        prior = counts / counts.sum() if counts.sum() else np.full(len(self.colours), 1 / len(self.colours))
+        prior = _shares_or_even(counts)
         changed = []
         # A warrior read already (off the gold, whatever is not empty is one: what looks gold too)
         # keeps its reading: a white one is all clipped pixels as well.
@@ -187,8 +187,7 @@ class CellReading:
         """
         probabilities = self.probabilities.copy()
         for number in np.flatnonzero(cells & ~ON_GOLD & (probabilities[:, EMPTY] < 0.5)):
-            players = probabilities[number, GOLD + 1 :]
-            shares = players / players.sum() if players.sum() > 0 else np.full(len(players), 1 / len(players))
+            shares = _shares_or_even(probabilities[number, GOLD + 1 :])
             probabilities[number] = np.concatenate([[empty, 0.0], (1 - empty) * shares])
         return replace(self, probabilities=probabilities)
 
@@ -227,6 +226,17 @@ class CellReading:
             emblems_differ=seen(self.emblems_differ),
             pictures_differ=seen(self.pictures_differ),
         )
+
+
+def _shares_or_even(amounts: FloatArray) -> FloatArray:
+    """Each of ``amounts`` (none negative) as a share of their sum; even shares where they sum to 0.
+
+    >>> _shares_or_even(np.array([3.0, 1.0])).tolist(), _shares_or_even(np.zeros(4)).tolist()
+    ([0.75, 0.25], [0.25, 0.25, 0.25, 0.25])
+    """
+    total = float(amounts.sum())
+    shares: FloatArray = amounts / total if total > 0 else np.full(len(amounts), 1 / len(amounts))
+    return shares
 
 
 @cache
