@@ -13,6 +13,10 @@ the pictures' once a shape, and every picture's correlation comes from one inver
 >>> opencv = [cv2.minMaxLoc(cv2.matchTemplate(window, p, cv2.TM_CCOEFF_NORMED))[1] for p in pictures]
 >>> bool(np.allclose(found, opencv, atol=1e-5)), round(float(found[0]), 4)
 (True, 1.0)
+
+Plain correlation (``cv2.TM_CCORR``) is found the same way, by the pictures' spectra in single
+precision: :func:`plain_peaks` tells every picture's best match roughly, and :func:`near_best` which
+pictures it cannot tell from the best, the only ones worth matching exactly.
 """
 
 from __future__ import annotations
@@ -123,3 +127,78 @@ def _fast_size(size: int) -> int:
         if rest == 1:
             return best
         best += 1
+
+
+#: How far single-precision transforms may take a plain correlation from ``cv2.matchTemplate``'s own,
+#: as a share of the largest it could be (the window's norm times the picture's): a hundred times
+#: what the transforms of a photo's cells were seen to err by.
+PLAIN_ERROR = 1e-4
+
+
+@dataclass(frozen=True, eq=False)
+class PlainBank:
+    """2-D pictures of one size (pictures, rows, columns, single precision) and each one's norm:
+    what :func:`plain_peaks` matches."""
+
+    pictures: npt.NDArray[np.float32]
+    norms: FloatArray
+
+    @property
+    def side(self) -> tuple[int, int]:
+        return self.pictures.shape[1], self.pictures.shape[2]
+
+
+def plain_bank(pictures: Sequence[npt.NDArray[np.floating]]) -> PlainBank:
+    """The 2-D pictures (all of one shape) made ready to be matched plainly."""
+    stack = np.stack([np.asarray(picture, np.float32) for picture in pictures])
+    stack.setflags(write=False)
+    norms = np.sqrt(np.einsum("krc,krc->k", stack, stack, dtype=np.float64))
+    norms.setflags(write=False)
+    return PlainBank(stack, norms)
+
+
+def plain_peaks(window: npt.NDArray[np.floating], bank: PlainBank) -> tuple[FloatArray, FloatArray]:
+    """Per picture of ``bank``, its best plain correlation anywhere within the 2-D ``window``: what
+    ``cv2.minMaxLoc(cv2.matchTemplate(window, picture, cv2.TM_CCORR))[1]`` gives, within the error
+    beside it (:data:`PLAIN_ERROR` of the window's norm times the picture's).
+
+    >>> import cv2
+    >>> rng = np.random.default_rng(0)
+    >>> window = rng.random((40, 40)).astype(np.float32)
+    >>> pictures = [window[5:25, 9:29].copy(), rng.random((20, 20)).astype(np.float32)]
+    >>> peaks, error = plain_peaks(window, plain_bank(pictures))
+    >>> opencv = [cv2.minMaxLoc(cv2.matchTemplate(window, p, cv2.TM_CCORR))[1] for p in pictures]
+    >>> bool((np.abs(peaks - opencv) <= error).all())
+    True
+    """
+    pixels = np.asarray(window, np.float32)
+    rows, cols = pixels.shape
+    side_r, side_c = bank.side
+    if rows < side_r or cols < side_c:
+        raise ValueError(f"a {rows}x{cols} window is smaller than the {side_r}x{side_c} pictures")
+    shape = (_fast_size(rows), _fast_size(cols))
+    seen = np.fft.rfft2(pixels, s=shape)
+    correlations = np.fft.irfft2(_plain_spectra(bank, shape) * seen, s=shape, axes=(1, 2))
+    peaks = correlations[:, : rows - side_r + 1, : cols - side_c + 1].reshape(len(bank.norms), -1).max(axis=1)
+    window_norm = float(np.sqrt(np.einsum("rc,rc->", pixels, pixels, dtype=np.float64)))
+    return peaks.astype(np.float64), PLAIN_ERROR * window_norm * bank.norms
+
+
+def near_best(peaks: FloatArray, error: FloatArray) -> npt.NDArray[np.intp]:
+    """The pictures whose true peak may be the best, given rough ``peaks`` each within ``error``
+    (:func:`plain_peaks`), in their order: every picture whose peak could reach the best one's.
+
+    >>> near_best(np.array([10.0, 12.0, 11.5, 3.0]), np.full(4, 0.3)).tolist()
+    [1, 2]
+    """
+    best = int(np.argmax(peaks))
+    return np.flatnonzero(peaks + error >= peaks[best] - error[best])
+
+
+@lru_cache(maxsize=8)
+def _plain_spectra(bank: PlainBank, shape: tuple[int, int]) -> npt.NDArray[np.complex64]:
+    """The bank's pictures' conjugate spectra padded to ``shape``: made once a bank and window shape,
+    read only."""
+    spectra = np.conjugate(np.fft.rfft2(bank.pictures, s=shape, axes=(1, 2)))
+    spectra.setflags(write=False)
+    return spectra

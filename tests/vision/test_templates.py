@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.templates import best_matches, template_bank
+from vision.templates import best_matches, near_best, plain_bank, plain_peaks, template_bank
 
 
 def _opencv(window: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
@@ -68,3 +68,40 @@ def test_the_bank_is_read_only() -> None:
     bank = template_bank([np.ones((5, 5, 3), np.float32)])
     with pytest.raises(ValueError):
         bank.centred[0, 0, 0, 0] = 1.0
+
+
+def _opencv_plain(window: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+    return np.array(
+        [cv2.minMaxLoc(cv2.matchTemplate(window, picture, cv2.TM_CCORR))[1] for picture in pictures]
+    )
+
+
+@pytest.mark.parametrize("shape", [(113, 113), (97, 110), (40, 40)])
+def test_plain_peaks_lie_within_their_error_of_opencvs(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(sum(shape))
+    window = _blurred(rng.random(shape) * 80.0)
+    pictures = [_blurred(rng.random((31, 31))) for _ in range(6)] + [window[3:34, 5:36].copy()]
+    peaks, error = plain_peaks(window, plain_bank(pictures))
+    truth = _opencv_plain(window, pictures)
+    assert (np.abs(peaks - truth) <= error).all()
+    # The bound is a safe one, not a loose one: far wider than the transforms' own error, and still
+    # a small share of the peaks.
+    assert (np.abs(peaks - truth) < error / 10).all()
+    assert (error < 1e-3 * truth).all()
+
+
+def test_near_best_keeps_the_true_best_whatever_the_rough_order() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        truth = rng.random(17)
+        error = np.full(17, 0.02)
+        rough = truth + rng.uniform(-0.02, 0.02, 17)
+        near = near_best(rough, error)
+        assert int(np.argmax(truth)) in near
+        assert all(truth[k] >= truth.max() - 0.08 for k in near)
+
+
+def test_a_flat_window_leaves_every_picture_near_the_best() -> None:
+    pictures = [np.random.default_rng(k).random((9, 9)).astype(np.float32) for k in range(4)]
+    peaks, error = plain_peaks(np.zeros((20, 20), np.float32), plain_bank(pictures))
+    assert near_best(peaks, error).tolist() == [0, 1, 2, 3]

@@ -25,6 +25,7 @@ from vision.locate.grid import GOLD_ALIKE, gold_likeness
 from vision.logistic import fit_logistic, logistic, with_constant
 from vision.looks import RGB
 from vision.parallel import each
+from vision.templates import PlainBank, near_best, plain_bank, plain_peaks
 from vision.weights import load_weights
 
 Image = npt.NDArray[np.uint8]
@@ -262,10 +263,12 @@ def _token_on_edges(
     # around where it lay: a quarter of the work, the same place to a pixel.
     coarse = cast(FloatImage, cv2.resize(edges, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
     scale = coarse.shape[1] / edges.shape[1]
-    # The first turn of the strongest match, where two match alike.
-    matches = [
-        (_best_match(coarse, _outline(angle, view.px_per_mm * scale)), angle) for angle in TOKEN_TURNS_DEG
-    ]
+    # Every turn's best match told roughly at once by the spectra, then matched exactly only at the
+    # turns that may be the best: the first turn of the strongest match, where two match alike, as
+    # matching every turn exactly finds it, in half the time.
+    s = view.px_per_mm * scale
+    near = near_best(*plain_peaks(coarse, _outline_bank(s)))
+    matches = [(_best_match(coarse, _outline(TOKEN_TURNS_DEG[k], s)), TOKEN_TURNS_DEG[k]) for k in near]
     (_, (px, py)), rough = max(matches, key=lambda match: match[0][0])
     step = float(TOKEN_TURNS_DEG[1] - TOKEN_TURNS_DEG[0])
     best = (-1.0, 0.0, 0.0, 0.0)
@@ -494,6 +497,13 @@ def face_looks(
 
 
 @lru_cache(maxsize=128)
+@lru_cache(maxsize=4)
+def _outline_bank(s: float) -> PlainBank:
+    """The outlines of :data:`TOKEN_TURNS_DEG` at ``s`` pixels a millimetre, in that order, ready
+    for :func:`vision.templates.plain_peaks`: made once per scale."""
+    return plain_bank([_outline(float(angle), s) for angle in TOKEN_TURNS_DEG])
+
+
 def _outline(angle: float, s: float) -> FloatImage:
     """A warrior's outline turned ``angle`` degrees at ``s`` pixels a millimetre: the template
     :func:`find_token` matches, drawn once per turn and scale and shared read only."""
