@@ -38,7 +38,8 @@ def test_every_picture_matches_as_opencv_matches_it(shape: tuple[int, int]) -> N
 def test_a_picture_cut_from_the_window_matches_fully() -> None:
     window = np.random.default_rng(3).random((40, 50, 3)).astype(np.float32)
     found = best_matches(window, template_bank([window[5:20, 30:45]]))
-    assert found[0] == pytest.approx(1.0, abs=1e-9)
+    # Single-precision transforms, as OpenCV's: full to a few parts in ten million.
+    assert found[0] == pytest.approx(1.0, abs=1e-6)
 
 
 def test_one_channel_pictures_match_as_opencv_matches_them() -> None:
