@@ -496,7 +496,6 @@ def face_looks(
     return placed_tokens(face, cells, view, params=params)[1]
 
 
-@lru_cache(maxsize=128)
 @lru_cache(maxsize=4)
 def _outline_bank(s: float) -> PlainBank:
     """The outlines of :data:`TOKEN_TURNS_DEG` at ``s`` pixels a millimetre, in that order, ready
@@ -504,6 +503,7 @@ def _outline_bank(s: float) -> PlainBank:
     return plain_bank([_outline(float(angle), s) for angle in TOKEN_TURNS_DEG])
 
 
+@lru_cache(maxsize=128)
 def _outline(angle: float, s: float) -> FloatImage:
     """A warrior's outline turned ``angle`` degrees at ``s`` pixels a millimetre: the template
     :func:`find_token` matches, drawn once per turn and scale and shared read only."""
