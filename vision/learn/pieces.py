@@ -263,13 +263,7 @@ def _token_on_edges(
     # around where it lay: a quarter of the work, the same place to a pixel.
     coarse = cast(FloatImage, cv2.resize(edges, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
     scale = coarse.shape[1] / edges.shape[1]
-    # Every turn's best match told roughly at once by the spectra, then matched exactly only at the
-    # turns that may be the best: the first turn of the strongest match, where two match alike, as
-    # matching every turn exactly finds it, in half the time.
-    s = view.px_per_mm * scale
-    near = near_best(*plain_peaks(coarse, _outline_bank(s)))
-    matches = [(_best_match(coarse, _outline(TOKEN_TURNS_DEG[k], s)), TOKEN_TURNS_DEG[k]) for k in near]
-    (_, (px, py)), rough = max(matches, key=lambda match: match[0][0])
+    (px, py), rough = strongest_turn(coarse, view.px_per_mm * scale)
     step = float(TOKEN_TURNS_DEG[1] - TOKEN_TURNS_DEG[0])
     best = (-1.0, 0.0, 0.0, 0.0)
     for angle in (rough - step, rough, rough + step):
@@ -284,6 +278,20 @@ def _token_on_edges(
             half = (template.shape[0] - 1) / 2
             best = (peak, x0 + left + wx + half, y0 + top + wy + half, float(angle))
     return best[1], best[2], best[3]
+
+
+def strongest_turn(edges: FloatImage, s: float) -> tuple[tuple[int, int], float]:
+    """Where the outline of :data:`TOKEN_TURNS_DEG` matching ``edges`` (a view of ``s`` pixels a
+    millimetre) most strongly lies (its top left), and its turn: the first turn, where two match
+    alike, as matching every turn exactly finds it.
+
+    Every turn's best match is told roughly at once by the spectra, and only the turns that may be
+    the best are matched exactly (:func:`vision.templates.near_best`): nearly always one.
+    """
+    near = near_best(*plain_peaks(edges, _outline_bank(s)))
+    matches = [(_best_match(edges, _outline(TOKEN_TURNS_DEG[k], s)), TOKEN_TURNS_DEG[k]) for k in near]
+    (_, place), turn = max(matches, key=lambda match: match[0][0])
+    return place, float(turn)
 
 
 def _best_match(edges: FloatImage, template: FloatImage) -> tuple[float, tuple[int, int]]:

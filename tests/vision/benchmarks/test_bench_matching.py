@@ -1,6 +1,6 @@
 """Benchmarks of matching pictures in a window: a warrior's outline at every turn, and a copy's
 warrior pictures at every quarter turn, each the way the scanner does it against OpenCV's one
-``matchTemplate`` a picture.
+``matchTemplate`` a picture (or a turn).
 
 The normal suite runs each once (``--benchmark-disable`` is in addopts) and checks its result;
 to time them::
@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _best_match, _outline, _outline_bank
-from vision.templates import best_matches, near_best, plain_peaks, template_bank
+from vision.learn.pieces import FACE_VIEW, TOKEN_TURNS_DEG, _outline, strongest_turn
+from vision.templates import best_matches, template_bank
 
 #: The scale a cell's edges are first searched at (half the face's).
 COARSE = FACE_VIEW.px_per_mm / 2
@@ -37,32 +37,27 @@ def _cell_edges() -> np.ndarray:
     return np.asarray(edges, np.float32)
 
 
-def _every_turn(edges: np.ndarray) -> tuple[float, tuple[int, int]]:
-    matches = [(_best_match(edges, _outline(angle, COARSE)), float(angle)) for angle in TOKEN_TURNS_DEG]
-    (_, place), turn = max(matches, key=lambda match: match[0][0])
-    return turn, place
+def _every_turn(edges: np.ndarray, s: float) -> tuple[tuple[int, int], float]:
+    """The reference: every turn's outline matched by OpenCV, the first of the strongest kept."""
+    matches = []
+    for angle in TOKEN_TURNS_DEG:
+        _, peak, _, where = cv2.minMaxLoc(cv2.matchTemplate(edges, _outline(angle, s), cv2.TM_CCORR))
+        matches.append((peak, (int(where[0]), int(where[1])), float(angle)))
+    _, place, turn = max(matches, key=lambda match: match[0])
+    return place, turn
 
 
-def _turns_near_best(edges: np.ndarray) -> tuple[float, tuple[int, int]]:
-    near = near_best(*plain_peaks(edges, _outline_bank(COARSE)))
-    matches = [
-        (_best_match(edges, _outline(TOKEN_TURNS_DEG[k], COARSE)), float(TOKEN_TURNS_DEG[k])) for k in near
-    ]
-    (_, place), turn = max(matches, key=lambda match: match[0][0])
-    return turn, place
-
-
-TURN_WAYS: dict[str, Callable[[np.ndarray], tuple[float, tuple[int, int]]]] = {
+TURN_WAYS: dict[str, Callable[[np.ndarray, float], tuple[tuple[int, int], float]]] = {
     "every_turn": _every_turn,
-    "near_best": _turns_near_best,
+    "strongest_turn": strongest_turn,
 }
 
 
 @pytest.mark.parametrize("way", TURN_WAYS)
 def test_bench_warrior_turn(benchmark: Any, way: str) -> None:
     edges = _cell_edges()
-    turn, place = benchmark(TURN_WAYS[way], edges)
-    assert (turn, place) == _every_turn(edges)
+    place, turn = benchmark(TURN_WAYS[way], edges, COARSE)
+    assert (place, turn) == _every_turn(edges, COARSE)
     assert turn == pytest.approx(7.5, abs=2.5)
 
 
