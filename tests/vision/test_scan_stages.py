@@ -516,22 +516,63 @@ def test_where_the_supply_says_a_colour_was_misread_the_emblem_names_the_right_o
     assert [plain[cell.number] for cell in blues] == [4, 4, 4]
 
 
-def test_a_warrior_another_colours_picture_matches_better_is_doubted_and_never_moved() -> None:
-    # As above with 14 orange: the supply says the blue ones were misread. A learnt picture that
-    # matches them better doubts them as their emblem would, and names no colour to move them to.
+@pytest.mark.parametrize("orange", [14, 8])
+def test_where_the_supply_says_a_colour_was_misread_a_learnt_picture_names_the_right_one(orange: int) -> None:
+    # As with the emblems: three blue warriors that green's learnt picture matches better are green
+    # where the supply says blue was misread (14 orange), and only doubted where it says nothing.
     cells = [c for c in CELLS if c not in GOLD_CELLS]
-    blues = cells[22:25]
-    base = reading(dict.fromkeys(cells[:14], 2) | dict.fromkeys(cells[14:22], 3) | dict.fromkeys(blues, 4))
+    blues = cells[orange + 8 : orange + 11]
+    greens = cells[orange : orange + 8]
+    base = reading(dict.fromkeys(cells[:orange], 2) | dict.fromkeys(greens, 3) | dict.fromkeys(blues, 4))
     read = replace(base, pictures_differ=tuple((cell.number, "green") for cell in blues))
-    assigned, confidence, _, warnings = choose_cells(read, None)
-    plain, plain_confidence, _, _ = choose_cells(base, None)
-    assert assigned == plain and [assigned[cell.number] for cell in blues] == [4, 4, 4]
+    assigned, confidence, players, warnings = choose_cells(read, None)
     codes = [w.code for w in warnings]
-    assert "emblem_names_colour" not in codes and "emblem_differs" in codes
+    moved = [w for w in warnings if w.code == "emblem_names_colour"]
+    if orange == 14:
+        assert [assigned[cell.number] for cell in blues] == [3, 3, 3] and players == ("orange", "green")
+        assert len(moved) == 1 and "emblem or picture names" in moved[0].message
+    else:
+        assert [assigned[cell.number] for cell in blues] == [4, 4, 4]
+        assert not moved and "emblem_differs" in codes
     assert (confidence[[cell.number for cell in blues]] <= 0.7).all()
     # Where the picture agrees with the colour read, nothing is doubted.
     agreeing = replace(base, pictures_differ=tuple((cell.number, "blue") for cell in blues))
-    assert choose_cells(agreeing, None)[1].tolist() == plain_confidence.tolist()
+    assert choose_cells(agreeing, None)[1].tolist() == choose_cells(base, None)[1].tolist()
+
+
+def test_a_picture_moves_no_warrior_that_may_not_be_there() -> None:
+    # An empty cell read as a warrior matches some colour's picture best too: a picture says whose a
+    # warrior is, not that one stands there. Seventeen orange (two players' supply is 16), the
+    # last of them as likely empty, its picture green's: the supply empties it, as without the picture.
+    cells = [c for c in CELLS if c not in GOLD_CELLS]
+    base = reading(dict.fromkeys(cells[:17], 2) | dict.fromkeys(cells[17:25], 3))
+    last = cells[16].number
+    probs = base.probabilities.copy()
+    probs[last] = 0.0
+    probs[last, [EMPTY, 2]] = 0.45, 0.55
+    base = replace(base, probabilities=probs)
+    read = replace(base, pictures_differ=((last, "green"),))
+    assigned, confidence, _, warnings = choose_cells(read, None)
+    assert assigned[last] == EMPTY == choose_cells(base, None)[0][last]
+    assert "emblem_names_colour" not in [w.code for w in warnings] and confidence[last] <= 0.7
+
+
+def test_a_colour_read_nowhere_that_pictures_name_within_an_overfull_one_is_a_player() -> None:
+    # A lamp made a purple player's dark warriors look blue: 17 blue, more than two players' 16, six
+    # of them matching purple's learnt picture better. Three players, each within 11, explain it.
+    cells = [c for c in CELLS if c not in GOLD_CELLS]
+    purples = cells[11:17]
+    base = reading(dict.fromkeys(cells[:17], 4) | dict.fromkeys(cells[17:28], 2))
+    read = replace(base, pictures_differ=tuple((cell.number, "purple") for cell in purples))
+    assigned, confidence, players, warnings = choose_cells(read, None)
+    assert set(players) == {"orange", "blue", "purple"}
+    assert [assigned[cell.number] for cell in purples] == [5] * 6
+    assert [assigned[cell.number] for cell in cells[:11]] == [4] * 11
+    assert (confidence[[cell.number for cell in purples]] <= 0.7).all()
+    assert [w.cells for w in warnings if w.code == "emblem_names_colour"] == [tuple(purples)]
+    # Without the pictures: two players, and the seventeenth blue goes to the other.
+    plain, _, plain_players, _ = choose_cells(base, None)
+    assert set(plain_players) == {"orange", "blue"} and sum(label == 4 for label in plain) == 16
 
 
 def test_choose_cells_respects_the_supply() -> None:

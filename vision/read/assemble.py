@@ -582,10 +582,12 @@ def likeliest_players(
 
     Weighing them, a warrior stays a warrior (the colours say whose it is, not whether one stands
     there; let a supply empty cells and a colour misread on four cells "costs" less than two of the
-    others' surest warriors gone), and a warrior whose emblem names another colour (``emblems``:
-    :attr:`vision.read.cells.CellReading.emblems_differ`) is as likely that colour's as the one
-    read (:func:`emblem_named`: where the supply says a colour is wrong, the emblem says which is
-    right).
+    others' surest warriors gone), and a warrior whose emblem or learnt picture names another colour
+    (``emblems``: :attr:`vision.read.cells.CellReading.emblems_differ`, and ``pictures_differ`` on
+    warriors surely there) is as likely that colour's as the one read (:func:`emblem_named`: where
+    the supply says a colour is wrong, the emblem says which is right). A colour read on no cell
+    that they name on warriors of a colour read beyond its supply may be a player too: a lamp can
+    make one player's dark warriors look like another's, not their emblems and pictures.
 
     >>> columns = {"orange": 2, "blue": 3, "purple": 4}
     >>> probs = np.zeros((40, 5)); probs[:, 0] = 1.0
@@ -598,15 +600,38 @@ def likeliest_players(
     >>> labels = [int(np.argmax(row)) for row in probs]
     >>> likeliest_players(probs, labels, columns, ("orange", "blue", "purple"))
     ('orange', 'blue', 'purple')
+
+    Seventeen orange warriors are more than two players' supply; six of them show purple's emblem:
+
+    >>> probs[:17] = [0, 0, 0.98, 0.01, 0.01]; probs[17:28] = [0, 0, 0.01, 0.98, 0.01]
+    >>> probs[28:30] = [1, 0, 0, 0, 0]
+    >>> labels = [int(np.argmax(row)) for row in probs]
+    >>> likeliest_players(probs, labels, columns, ("orange", "blue"))
+    ('orange', 'blue')
+    >>> likeliest_players(probs, labels, columns, ("orange", "blue"), tuple((n, "purple") for n in range(6)))
+    ('orange', 'blue', 'purple')
     """
-    if len(players) <= 2:
+    over = (
+        over_supply(labels, colour_columns, players, sum(supply_for(len(players))))
+        if len(players) <= max(SUPPLIES)
+        else {}
+    )
+    if len(players) <= max(SUPPLIES) and not over:
         return players
-    if len(players) <= max(SUPPLIES) and not over_supply(
-        labels, colour_columns, players, sum(supply_for(len(players)))
-    ):
+    warriors = np.array(labels) > GOLD
+    # A colour read on no cell, which emblems or learnt pictures name on warriors of a colour read
+    # over its supply, may be a player whose warriors the light made look like another's.
+    merged = tuple(
+        dict.fromkeys(
+            name
+            for number, name in emblems
+            if name in colour_columns and name not in players and labels[number] in over
+        )
+    )
+    candidates = players + merged
+    if len(candidates) <= 2:
         return players
     weighed = probs.copy()
-    warriors = np.array(labels) > GOLD
     weighed[warriors, EMPTY] = 1e-9
     for number, name in emblems:
         if warriors[number] and name in colour_columns:
@@ -614,8 +639,8 @@ def likeliest_players(
             weighed[number, column] = max(weighed[number, column], weighed[number, labels[number]])
     sets = [
         chosen
-        for size in range(min(len(players), max(SUPPLIES)), 1, -1)
-        for chosen in combinations(players, size)
+        for size in range(min(len(candidates), max(SUPPLIES)), 1, -1)
+        for chosen in combinations(candidates, size)
     ]
     costs = [supply_cost(weighed, colour_columns, chosen) for chosen in sets]
     return sets[int(np.argmin(costs))]
@@ -649,6 +674,13 @@ def choose_cells(
             seen = tuple(name for name in seen if name not in gone)
     guessed = players is None
     kit_colours = reading.colours_from is not Kind.IMPROVISED
+    # Whose a warrior is, where its emblem or its learnt picture names another colour than the one
+    # read; a picture only where a warrior surely stands: an empty cell matches some picture best.
+    named = reading.emblems_differ + tuple(
+        (number, name)
+        for number, name in reading.pictures_differ
+        if reading.probabilities[number, EMPTY] < 1.0 - params.uncertain
+    )
     unlikely: list[int] = []
     if players is None:
         players = _guess_players(seen, reading.colours, warnings)
@@ -666,9 +698,7 @@ def choose_cells(
         # One misread colour could add a player and shrink everyone's supply: the players are those
         # whose supply explains the reading best, and the warriors of a colour left out are doubtful.
         likeliest = (
-            likeliest_players(probs, labels, colour_columns, players, reading.emblems_differ)
-            if kit_colours
-            else players
+            likeliest_players(probs, labels, colour_columns, players, named) if kit_colours else players
         )
         if likeliest != players:
             left_out = [colour_columns[name] for name in players if name not in likeliest]
@@ -681,20 +711,19 @@ def choose_cells(
     # Colours grouped from the photo itself can split one player's warriors in two (two lights):
     # there only the largest supply (two players) bounds them.
     limit = sum(supply_for(len(players) if not guessed or kit_colours else 2))
-    # Where the supply says some of these colours were misread, the emblem says which: a player's
-    # emblem is their own.
+    # Where the supply says some of these colours were misread, the emblem or the learnt picture
+    # says which: a player's emblem is their own.
     too_many = over_supply(labels, colour_columns, players, limit)
     misread = unlikely + [i for i, label in enumerate(labels) if label in too_many]
     first = labels
-    labels, moved, warning = emblem_named(labels, misread, colour_columns, reading.emblems_differ, players)
+    labels, moved, warning = emblem_named(labels, misread, colour_columns, named, players)
     if warning is not None:
         warnings.append(warning)
         # A colour guessed to be a player's only from warriors its emblem now gives to another is none.
         emptied = {name for name in players if colour_columns.get(name, -1) in set(first) - set(labels)}
         if guessed and len(players) - len(emptied) >= 2:
             players = tuple(name for name in players if name not in emptied)
-    # A learnt picture that differs doubts a reading and moves none: an empty cell read as a
-    # warrior matches some colour's picture best too.
+    # Elsewhere a differing emblem or learnt picture doubts a reading and moves none.
     differ, warning = emblems_differ(labels, colour_columns, reading.emblems_differ + reading.pictures_differ)
     if warning is not None:
         warnings.append(warning)
@@ -951,8 +980,9 @@ def emblem_named(
 ) -> tuple[list[int], list[int], Problem | None]:
     """``labels`` with each of the cells ``misread`` (the supply says some of their colours were
     misread: :func:`fewest_unlikely`, or a colour over its supply) read as the player's colour its
-    emblem names (:attr:`vision.read.cells.CellReading.emblems_differ`), the cells so moved, and
-    one warning naming them; they stay doubtful.
+    emblem names (``differ``: :attr:`vision.read.cells.CellReading.emblems_differ`, or a learnt
+    picture's colour, :attr:`vision.read.cells.CellReading.pictures_differ`), the cells so moved,
+    and one warning naming them; they stay doubtful.
 
     A lamp moves a player's backs toward another's colour, not their emblem. Alone, an emblem
     only doubts a reading (a player with few warriors has few others to match); where the supply
@@ -963,8 +993,9 @@ def emblem_named(
     >>> labels, moved, warning = emblem_named([3, 4, 4, 2], [1, 2], columns, differ, players)
     >>> labels, moved, warning.cells[0].name
     ([3, 3, 4, 2], [1], 'b5')
-    >>> warning.message
-    'b5: read as blue, the colour its emblem names, where the supply said its colour was misread; check it'
+    >>> print(warning.message)  # doctest: +NORMALIZE_WHITESPACE
+    b5: read as blue, the colour its emblem or picture names, where the supply said its colour was
+    misread; check it
     """
     named = dict(differ)
     moved = [
@@ -988,7 +1019,7 @@ def emblem_named(
         Problem(
             "emblem_names_colour",
             f"{read}, the colour{'' if len(by_colour) == 1 else 's'} {'its' if one else 'their'} "
-            f"emblem names, where the supply said {'its' if one else 'their'} colour was misread; "
+            f"emblem or picture names, where the supply said {'its' if one else 'their'} colour was misread; "
             f"check {'it' if one else 'them'}",
             cells=tuple(CELLS[n] for n in moved),
         ),

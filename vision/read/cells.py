@@ -107,7 +107,9 @@ class CellReading:
     emblems_differ: tuple[tuple[int, str], ...] = ()
     #: Warriors read surely as one colour that another colour's learnt picture matches better, at
     #: any quarter turn (cell number, that colour's name; :func:`vision.read.emblems.turned_pictures`):
-    #: the assembly doubts them, and never moves one to that colour.
+    #: the assembly doubts them, and moves one to that colour only as it would for an emblem, where
+    #: the supply says its colour was misread and a warrior surely stands there
+    #: (:func:`vision.read.assemble.emblem_named`).
     pictures_differ: tuple[tuple[int, str], ...] = ()
     #: Cells whose warrior a lamp's reflection clipped, found by its outline alone
     #: (:meth:`with_warriors_under_glare`): its colour is a guess.
