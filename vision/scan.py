@@ -209,7 +209,7 @@ def _read_board(
             SLOT_RELATIVE[profile.kind],
             params.slots,
         )
-        slots = replace(slots, matte_foot=signs.matte_foot, claimed=signs.claimed)
+        slots = replace(slots, matte_foot=signs.matte_foot, claimed=signs.claimed, line_bare=signs.line_bare)
         slots = slots.ruling_out(view_stickless(view, params) | beyond.slots)
     with timer.stage("cells"):
         palisades = [SLOTS[i] for i in np.flatnonzero(slots.probabilities > 0.5)]

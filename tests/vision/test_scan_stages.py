@@ -37,11 +37,13 @@ from vision.read.slots import (
     across_profiles,
     estimate_wood,
     leans_mm,
+    line_match,
     line_signs,
     profile_signs,
     read_slots,
     relative_to_bare,
     slot_signs,
+    wood_beside_line,
 )
 
 COLOURS = ("orange", "green", "blue", "purple")
@@ -275,6 +277,25 @@ def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly(
     assert line_signs(hazy.astype(np.float32), face, CANONICAL)[1][bare].mean() > 0.9
 
 
+def test_a_sticks_far_edge_against_the_card_passes_for_a_line_but_has_wood_beside_it() -> None:
+    # Seen from the side, a stick's lit top lands beyond its line, and the seam between its far
+    # edge and the card is dark and narrow between two lighter sides: the printed line's profile.
+    face = lined_face()
+    photo = face.copy()
+    covered = list(range(0, len(SLOTS), 9))
+    for number in covered:
+        paint_across(photo, SLOTS[number], range(-1, 9), lambda k: LIT_WOOD if k > 1 else np.full(3, 0.2))
+    match = line_match(photo, face, CANONICAL)
+    beside = wood_beside_line(match, photo, face, LIT_WOOD)
+    bare = [n for n in range(len(SLOTS)) if n not in covered]
+    assert match.narrow[covered].mean() > 0.9 and match.narrow[bare].mean() > 0.9
+    assert beside[covered].mean() > 0.9 and beside[bare].mean() < 0.05
+    signs = slot_signs(photo, face, LIT_WOOD, None)
+    line_narrow = signs.features[:, FEATURES.index("line_narrow")]
+    assert line_narrow[covered].min() > 0.9
+    assert signs.line_bare[covered].max() < 0.1 and signs.line_bare[bare].min() > 0.9
+
+
 def test_a_lamps_reflection_over_bare_lines_is_the_card_showing_not_a_palisade() -> None:
     face = lined_face()
     photo = face.copy()
@@ -307,7 +328,7 @@ def test_wood_that_shows_only_as_glare_would_wash_it_is_not_a_matte_stick() -> N
     for number in washed:
         paint_across(photo, SLOTS[number], range(-4, 5), lambda k: LIT_WOOD * 0.2 + 0.6)
     glare = np.full(photo.shape[:2], 0.3, np.float32)
-    features, matte, _ = slot_signs(photo, face, LIT_WOOD, None, glare=glare)
+    features, matte, _, _ = slot_signs(photo, face, LIT_WOOD, None, glare=glare)
     foot = features[:, FEATURES.index("wood_foot")]
     assert foot[sticks].min() > 0.9 and foot[washed].min() > 0.9
     assert matte[sticks].min() > 0.9 and matte[washed].max() < 0.1

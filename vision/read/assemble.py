@@ -86,7 +86,12 @@ class AssembleParams:
     #: half, slot mistakes went 78 -> 78 and 47 -> 33 on those folders (seeds 0-119, 60000-60071),
     #: boards with every slot right 82 -> 85 and 56 -> 58; on the path-traced tuning copies with
     #: profiles 47 -> 48 and 36 -> 37; the raster tuning photos read as before. Read bare, such
-    #: a slot stays marked: the second reader doubts it.
+    #: a slot stays marked: the second reader doubts it. The line counts where the art shows on
+    #: both its sides (:attr:`vision.read.slots.SlotReading.line_bare`): the seam between a
+    #: stick's far edge and the card is as dark and narrow, with wood on one side. On the
+    #: path-traced tuning photos (reference-tuning-hard, the first 39 of reference-tuning-60000,
+    #: the copies 150000-150089 and 160000-160047 with and without profiles) boards exact
+    #: 161 -> 166 of 318 and slot mistakes 285 -> 286; the raster tuning photos read as before.
     second_line_shown: float = 0.1
     #: A palisade read whose foot looks like wood over at least this share of its length, but over
     #: less than :attr:`glare_wood_kept` of that share once no glare is allowed on the wood
@@ -307,10 +312,10 @@ def choose_slots(
     where they disagree the reading is marked; a palisade it is very sure of
     (:attr:`AssembleParams.second_sure`, or :attr:`AssembleParams.improvised_second_sure` where
     the slots were read on a face of ``kind`` improvised from the photo) is read, unless
-    ``line_shown`` (the share of each slot's length whose printed line shows narrowly: the
-    ``line_narrow`` sign) says its line is not hidden (:attr:`AssembleParams.second_line_shown`).
-    On the slots ``plain_decides`` marks (:func:`where_plain_decides`), the second reader alone
-    decides.
+    ``line_shown`` (the share of each slot's length whose printed line shows narrowly with the art
+    on both its sides: :attr:`vision.read.slots.SlotReading.line_bare`) says its line is not hidden
+    (:attr:`AssembleParams.second_line_shown`). On the slots ``plain_decides`` marks
+    (:func:`where_plain_decides`), the second reader alone decides.
     Where the palisades read wall off a territory under four cells, those the two readers together
     (their log odds' mean) are least sure of give way (:func:`legal_palisades`).
 
@@ -1326,8 +1331,9 @@ def assemble(
     :meth:`vision.read.slots.SlotReading.ruling_out`): it is reported unseen, in one warning.
     """
     labels, cell_confidence, players, warnings = choose_cells(cells, players, params)
+    line_shown = slots.sign("line_narrow") if slots.line_bare is None else slots.line_bare
     palisades, slot_confidence, slot_warnings = choose_slots(
-        slots.probabilities, slots.second, params, slots.sign("line_narrow"), cells.colours_from,
+        slots.probabilities, slots.second, params, line_shown, cells.colours_from,
         where_plain_decides(slots, glare, glare_params),
     )  # fmt: skip
     warnings += slot_warnings

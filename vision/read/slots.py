@@ -129,6 +129,10 @@ class SlotReading:
     #: The share of each slot's length that looks like wood but nearer a warrior's colour
     #: (:attr:`SlotSigns.claimed`), where measured.
     claimed: FloatArray | None = None
+    #: The share of each slot's length where its printed line shows narrowly between the art on
+    #: both sides (:attr:`SlotSigns.line_bare`), where measured: beside ``features``' ``line_narrow``,
+    #: which a stick's far edge against the card can pass, dark between its lit top and the card.
+    line_bare: FloatArray | None = None
 
     def sign(self, name: str) -> FloatArray:
         """The sign ``name`` of :data:`FEATURES`, slot by slot.
@@ -336,6 +340,32 @@ def line_signs(
     the wooden sticks are matte and do not mirror the lamp. Such a step counts as the line
     showing, narrowly, rather than as something covering it.
     """
+    match = line_match(balanced, face, view, clipped, params)
+    return match.visible, match.narrow
+
+
+class LineMatch(NamedTuple):
+    """What :func:`line_match` found of the printed line, per slot and step."""
+
+    visible: npt.NDArray[np.bool_]
+    narrow: npt.NDArray[np.bool_]
+    #: The pixels across each step's profile (shape (67, STEPS, across)) and the index of the
+    #: middle of the window that matched the face's line best.
+    xs: FloatArray
+    ys: FloatArray
+    centre: npt.NDArray[np.intp]
+    #: The indices, from a window's middle, of the art rising on either side of the line's core.
+    flank: npt.NDArray[np.intp]
+
+
+def line_match(
+    balanced: FloatImage,
+    face: FloatImage,
+    view: FaceRaster,
+    clipped: npt.NDArray[np.bool_] | None = None,
+    params: SlotParams = SLOT_PARAMS,
+) -> LineMatch:
+    """:func:`line_signs`, with where across each step the line matched best."""
     grey_photo = channel_sum(balanced)
     grey_face = channel_sum(face)
     half = round(params.profile_half_mm * view.px_per_mm)
@@ -348,11 +378,14 @@ def line_signs(
     reference = printed[..., extra : extra + 2 * half + 1]
     centred_reference = reference - reference.mean(axis=2, keepdims=True)
     best = np.full(photo.shape[:2], -1.0)
+    best_shift = np.zeros(photo.shape[:2], np.intp)
     matched = np.zeros_like(reference)
     for shift in range(-extra, extra + 1):
         window = photo[..., extra + shift : extra + shift + 2 * half + 1]
         match = correlation(window - window.mean(axis=2, keepdims=True), centred_reference, axis=2)
-        matched = np.where((match > best)[..., None], window, matched)
+        better = match > best
+        matched = np.where(better[..., None], window, matched)
+        best_shift = np.where(better, shift, best_shift)
         best = np.maximum(best, match)
     visible = best > params.line_match
     # How dark the face's line is against the art beside it, and how far that darkness reaches.
@@ -372,7 +405,29 @@ def line_signs(
     if clipped is not None:
         card = _sample(clipped.astype(np.float32), xs, ys)[..., core].mean(axis=2) > 0.5
         visible, narrow = visible | card, narrow | card
-    return visible, narrow
+    return LineMatch(visible, narrow, xs, ys, extra + half + best_shift, flank - half)
+
+
+def wood_beside_line(
+    match: LineMatch,
+    balanced: FloatImage,
+    face: FloatImage,
+    wood: FloatImage,
+    tokens: tuple[FloatImage, ...] = (),
+) -> npt.NDArray[np.bool_]:
+    """Per slot and step, whether the art rising on one side of the line matched there looks like
+    wood (:func:`_wood_pixels`) over most of its width: the seam between a stick's far edge and
+    the card, dark between two lighter sides, matches a printed line's profile, but a printed line
+    has the art on both sides."""
+    steps = np.arange(match.xs.shape[1])[None, :, None]
+    slots = np.arange(match.xs.shape[0])[:, None, None]
+    sides = []
+    for flank in (match.flank, -match.flank):
+        across = match.centre[..., None] + flank[None, None, :]
+        xs, ys = match.xs[slots, steps, across], match.ys[slots, steps, across]
+        sides.append(_wood_pixels(balanced, face, wood, tokens, xs, ys)[0].mean(axis=2) > 0.5)
+    beside: npt.NDArray[np.bool_] = sides[0] | sides[1]
+    return beside
 
 
 def across_profiles(
@@ -516,6 +571,9 @@ class SlotSigns(NamedTuple):
     #: that would be wood against the face alone but lies nearer one of the warriors' colours
     #: (:attr:`SlotReading.claimed`).
     claimed: FloatArray
+    #: The share of its length where the printed line shows narrowly with the art, not wood, on
+    #: both sides (:attr:`SlotReading.line_bare`).
+    line_bare: FloatArray
 
 
 def slot_signs(
@@ -569,8 +627,11 @@ def slot_signs(
         if shift != 0.5:
             claimed.append(_share_along(claimed_px, keep_here))
     assert matte_px is not None  # the foot's band, the first, measures it
-    columns.extend(line_signs(balanced, face, view, clipped, params=params))
+    line = line_match(balanced, face, view, clipped, params)
+    columns.extend((line.visible, line.narrow))
+    columns.append(line.narrow & ~wood_beside_line(line, balanced, face, wood, tokens))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
+    bare_line = shares.pop()
     lean_across = np.abs(_lean_across(leans)) / PALISADE_HEIGHT_MM
     # The art beside the line, where a palisade's foot covers it; the line itself is left out, as a
     # palisade's edge or shadow along it looks much like it.
@@ -593,7 +654,7 @@ def slot_signs(
     # Texture that fails to match says something covers the art only where the art has texture.
     hidden_art = (1.0 - match) * np.minimum(amount / params.full_detail, 1.0)
     features = np.column_stack([*shares, lean_across, hidden_art, profiles])
-    return SlotSigns(features, _share_along(matte_px, keep), np.maximum(*claimed))
+    return SlotSigns(features, _share_along(matte_px, keep), np.maximum(*claimed), bare_line)
 
 
 def _share_along(pixels: npt.NDArray[np.bool_], keep: npt.NDArray[np.bool_]) -> FloatArray:
