@@ -37,7 +37,6 @@ from vision.read.slots import (
     across_profiles,
     estimate_wood,
     leans_mm,
-    line_match,
     line_signs,
     profile_signs,
     read_slots,
@@ -267,14 +266,14 @@ def test_a_palisades_shaded_side_along_the_line_shows_the_line_but_not_narrowly(
         # Seen from the side: its shaded side from 3 mm before the line to just past it, then its
         # lit top.
         paint_across(photo, SLOTS[number], range(-6, 9), lambda k: LIT_WOOD if k > 1 else LIT_WOOD * 0.45)
-    visible, narrow = line_signs(photo, face, CANONICAL)
+    visible, narrow, *_ = line_signs(photo, face, CANONICAL)
     bare = [n for n in range(len(SLOTS)) if n not in covered]
     assert visible[covered].mean() > 0.9
     assert narrow[covered].mean() < 0.05
     assert narrow[bare].mean() > 0.9
     # In haze every line is faint, but still narrow.
     hazy = 0.3 * photo + 0.7 * 0.85
-    assert line_signs(hazy.astype(np.float32), face, CANONICAL)[1][bare].mean() > 0.9
+    assert line_signs(hazy.astype(np.float32), face, CANONICAL).narrow[bare].mean() > 0.9
 
 
 def test_a_sticks_far_edge_against_the_card_passes_for_a_line_but_has_wood_beside_it() -> None:
@@ -285,7 +284,7 @@ def test_a_sticks_far_edge_against_the_card_passes_for_a_line_but_has_wood_besid
     covered = list(range(0, len(SLOTS), 9))
     for number in covered:
         paint_across(photo, SLOTS[number], range(-1, 9), lambda k: LIT_WOOD if k > 1 else np.full(3, 0.2))
-    match = line_match(photo, face, CANONICAL)
+    match = line_signs(photo, face, CANONICAL)
     beside = wood_beside_line(match, photo, face, LIT_WOOD)
     bare = [n for n in range(len(SLOTS)) if n not in covered]
     assert match.narrow[covered].mean() > 0.9 and match.narrow[bare].mean() > 0.9

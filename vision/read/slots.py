@@ -321,31 +321,8 @@ def _wood_pixels(
     return wood_px, to_face, alone & ~wood_px, matte_px
 
 
-def line_signs(
-    balanced: FloatImage,
-    face: FloatImage,
-    view: FaceRaster,
-    clipped: npt.NDArray[np.bool_] | None = None,
-    params: SlotParams = SLOT_PARAMS,
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per slot and step, whether the printed grid line shows (its profile across matches the
-    face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
-    from its core on both sides.
-
-    A palisade's shaded side along the line draws a dark band whose edge matches the line's
-    profile well enough, but a band wider than the line and bright on one side only.
-
-    Where ``clipped`` (:func:`vision.read.glare.clipped_mask`) marks the line's core, the lamp's
-    reflection on the glossy card hides the printed line, but it is the card that shows there:
-    the wooden sticks are matte and do not mirror the lamp. Such a step counts as the line
-    showing, narrowly, rather than as something covering it.
-    """
-    match = line_match(balanced, face, view, clipped, params)
-    return match.visible, match.narrow
-
-
 class LineMatch(NamedTuple):
-    """What :func:`line_match` found of the printed line, per slot and step."""
+    """What :func:`line_signs` found of the printed line, per slot and step."""
 
     visible: npt.NDArray[np.bool_]
     narrow: npt.NDArray[np.bool_]
@@ -358,14 +335,25 @@ class LineMatch(NamedTuple):
     flank: npt.NDArray[np.intp]
 
 
-def line_match(
+def line_signs(
     balanced: FloatImage,
     face: FloatImage,
     view: FaceRaster,
     clipped: npt.NDArray[np.bool_] | None = None,
     params: SlotParams = SLOT_PARAMS,
 ) -> LineMatch:
-    """:func:`line_signs`, with where across each step the line matched best."""
+    """Per slot and step, whether the printed grid line shows (its profile across matches the
+    face's), and whether it shows as a narrow line: no wider than the face's, with the art rising
+    from its core on both sides; and where across each step it matched best (:class:`LineMatch`).
+
+    A palisade's shaded side along the line draws a dark band whose edge matches the line's
+    profile well enough, but a band wider than the line and bright on one side only.
+
+    Where ``clipped`` (:func:`vision.read.glare.clipped_mask`) marks the line's core, the lamp's
+    reflection on the glossy card hides the printed line, but it is the card that shows there:
+    the wooden sticks are matte and do not mirror the lamp. Such a step counts as the line
+    showing, narrowly, rather than as something covering it.
+    """
     grey_photo = channel_sum(balanced)
     grey_face = channel_sum(face)
     half = round(params.profile_half_mm * view.px_per_mm)
@@ -536,7 +524,7 @@ def estimate_wood(
     line hides most, at the palisade's foot and where its top lands (``leans``, from
     :func:`leans_mm`; none, seen from straight above), or ``fallback`` when too few hide.
     """
-    visible = line_signs(balanced, face, view, params=params)[0]
+    visible = line_signs(balanced, face, view, params=params).visible
     _, _, keep = _band_samples(view, np.zeros((len(SLOTS), 2)), 0.0, params=params)
     hidden = np.flatnonzero((~visible & keep).sum(axis=1) >= params.hidden_line * keep.sum(axis=1))
     if len(hidden) < params.min_wood_slots:
@@ -627,7 +615,7 @@ def slot_signs(
         if shift != 0.5:
             claimed.append(_share_along(claimed_px, keep_here))
     assert matte_px is not None  # the foot's band, the first, measures it
-    line = line_match(balanced, face, view, clipped, params)
+    line = line_signs(balanced, face, view, clipped, params)
     columns.extend((line.visible, line.narrow))
     columns.append(line.narrow & ~wood_beside_line(line, balanced, face, wood, tokens))
     shares = [(column & keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1) for column in columns]
