@@ -63,9 +63,7 @@ def best_matches(window: npt.NDArray[np.floating], bank: TemplateBank) -> FloatA
     pixels = np.atleast_3d(np.asarray(window, np.float64))
     rows, cols = pixels.shape[:2]
     side_r, side_c = bank.side
-    if rows < side_r or cols < side_c:
-        raise ValueError(f"a {rows}x{cols} window is smaller than the {side_r}x{side_c} pictures")
-    shape = (_fast_size(rows), _fast_size(cols))
+    shape = _transform_shape((rows, cols), bank.side)
     seen = np.fft.rfft2(pixels.astype(np.float32), s=shape, axes=(0, 1))
     spectra = _spectra(bank, shape)
     product = spectra[0] * seen[..., 0]
@@ -115,6 +113,15 @@ def _box_sums(pixels: FloatArray, side: tuple[int, int]) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
+def _transform_shape(window: tuple[int, int], side: tuple[int, int]) -> tuple[int, int]:
+    """The shape a window is padded to before it is transformed (:func:`_fast_size` each way); a
+    ValueError where it is smaller than the pictures matched in it."""
+    (rows, cols), (side_r, side_c) = window, side
+    if rows < side_r or cols < side_c:
+        raise ValueError(f"a {rows}x{cols} window is smaller than the {side_r}x{side_c} pictures")
+    return _fast_size(rows), _fast_size(cols)
+
+
 def _fast_size(size: int) -> int:
     """The smallest length at least ``size`` with no prime factor above 5, which transforms fast.
 
@@ -177,9 +184,7 @@ def plain_peaks(window: npt.NDArray[np.floating], bank: PlainBank) -> tuple[Floa
     pixels = np.asarray(window, np.float32)
     rows, cols = pixels.shape
     side_r, side_c = bank.side
-    if rows < side_r or cols < side_c:
-        raise ValueError(f"a {rows}x{cols} window is smaller than the {side_r}x{side_c} pictures")
-    shape = (_fast_size(rows), _fast_size(cols))
+    shape = _transform_shape((rows, cols), bank.side)
     seen = np.fft.rfft2(pixels, s=shape)
     correlations = np.fft.irfft2(_plain_spectra(bank, shape) * seen, s=shape, axes=(1, 2))
     peaks = correlations[:, : rows - side_r + 1, : cols - side_c + 1].reshape(len(bank.norms), -1).max(axis=1)
